@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Admission;
+
+/// <summary>Why Cicero turned a request or sub-task away. Every rejection carries one.</summary>
+public enum DropReason
+{
+    /// <summary>Not dropped.</summary>
+    None = 0,
+
+    /// <summary>The workflow's admission rate is exhausted and its limiter queue is full.</summary>
+    RateLimited = 1,
+
+    /// <summary>The request cannot finish before its deadline given the backlog ahead of it (section 5.2.5).</summary>
+    DeadlineInfeasible = 2,
+
+    /// <summary>A resource's wait queue is full.</summary>
+    QueueFull = 3,
+
+    /// <summary>A downstream service dropped the request.</summary>
+    DownstreamDropped = 4,
+
+    /// <summary>An operator policy dropped it for a reason of its own.</summary>
+    Policy = 5,
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Workflows;
+
+namespace Cicero.Model;
+
+/// <summary>
+/// What one process knows about one workflow (dissertation Table 5.2): arrival rate, demand per caller, amplification
+/// α per downstream service and how calls spread over that service's instances, and the completion time L.
+/// </summary>
+/// <remarks>
+/// Recording methods are thread-safe. Rates and averages change only when the owning <see cref="LocalModel"/> closes a
+/// measurement interval, so a control step reads one consistent picture.
+/// </remarks>
+public sealed class WorkflowModel
+{
+    /// <summary>The caller name that demand from callers beyond the tracked bound folds into.</summary>
+    public const string OtherCallers = "cicero.other";
+
+    private readonly LocalModelOptions _options;
+    private readonly Lock _lock = new();
+    private readonly Dictionary<string, CallerDemand> _callers = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, DownstreamCalls> _downstream = new(StringComparer.Ordinal);
+    private readonly RateMeter _arrivals;
+    private readonly RateMeter _admitted;
+    private Ewma _completionSeconds;
+    private int _downstreamTargets;
+
+    internal WorkflowModel(WorkflowSlot slot, LocalModelOptions options)
+    {
+        Slot = slot;
+        _options = options;
+        _arrivals = new RateMeter(options.EwmaWeight);
+        _admitted = new RateMeter(options.EwmaWeight);
+        _completionSeconds = new Ewma(options.SampleEwmaWeight);
+    }
+
+    /// <summary>Gets the workflow's registry slot.</summary>
+    public WorkflowSlot Slot { get; }
+
+    /// <summary>Gets the workflow id.</summary>
+    public WorkflowId Workflow => Slot.Id;
+
+    /// <summary>Gets the smoothed arrival rate, requests per second.</summary>
+    public double ArrivalRate => _arrivals.Rate;
+
+    /// <summary>Gets the smoothed rate of requests admitted (started) here, requests per second.</summary>
+    public double AdmittedRate => _admitted.Rate;
+
+    /// <summary>Gets the average completion time L of an admitted request at this process.</summary>
+    public TimeSpan CompletionTime
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return TimeSpan.FromSeconds(_completionSeconds.Value);
+            }
+        }
+    }
+
+    /// <summary>Counts an arriving request.</summary>
+    /// <param name="caller">The calling process, if known; demand is tracked per caller for rate answers.</param>
+    public void RecordArrival(string? caller = null)
+    {
+        _arrivals.Increment();
+        if (caller is null)
+        {
+            return;
+        }
+
+        lock (_lock)
+        {
+            if (!_callers.TryGetValue(caller, out var demand))
+            {
+                var key = _callers.Count < _options.MaxCallersPerWorkflow ? caller : OtherCallers;
+                if (!_callers.TryGetValue(key, out demand))
+                {
+                    demand = new CallerDemand(_options.EwmaWeight);
+                    _callers[key] = demand;
+                }
+            }
+
+            demand.Count++;
+        }
+    }
+
+    /// <summary>Counts a request admitted to run here; calls per admitted request give the amplification α.</summary>
+    public void RecordAdmitted() => _admitted.Increment();
+
+    /// <summary>Folds a completed request's time since admission into L.</summary>
+    /// <param name="duration">Admission to completion.</param>
+    public void RecordCompletion(TimeSpan duration)
+    {
+        lock (_lock)
+        {
+            _completionSeconds.Update(Math.Max(0, duration.TotalSeconds));
+        }
+    }
+
+    /// <summary>Counts a call to one instance of a downstream service.</summary>
+    /// <param name="service">The downstream service.</param>
+    /// <param name="instance">The instance the call went to.</param>
+    public void RecordDownstreamCall(string service, string instance)
+    {
+        ArgumentNullException.ThrowIfNull(service);
+        ArgumentNullException.ThrowIfNull(instance);
+        lock (_lock)
+        {
+            if (!_downstream.TryGetValue(service, out var calls))
+            {
+                if (_downstreamTargets >= _options.MaxDownstreamTargets)
+                {
+                    return;
+                }
+
+                calls = new DownstreamCalls(_options.EwmaWeight);
+                _downstream[service] = calls;
+                _downstreamTargets++;
+            }
+
+            if (!calls.Instances.TryGetValue(instance, out var perInstance))
+            {
+                if (_downstreamTargets >= _options.MaxDownstreamTargets)
+                {
+                    return;
+                }
+
+                perInstance = new InstanceCalls(_options.EwmaWeight);
+                calls.Instances[instance] = perInstance;
+                _downstreamTargets++;
+            }
+
+            calls.Count++;
+            perInstance.Count++;
+        }
+    }
+
+    /// <summary>Gets the amplification α: average calls to <paramref name="service"/> per admitted request.</summary>
+    /// <param name="service">The downstream service.</param>
+    /// <param name="amplification">α, once measured.</param>
+    /// <returns><see langword="false"/> until a closed interval had both admitted requests and calls to the service.</returns>
+    public bool TryGetAmplification(string service, out double amplification)
+    {
+        lock (_lock)
+        {
+            if (_downstream.TryGetValue(service, out var calls) && calls.Amplification.HasValue && calls.Amplification.Value > 0)
+            {
+                amplification = calls.Amplification.Value;
+                return true;
+            }
+        }
+
+        amplification = 0;
+        return false;
+    }
+
+    /// <summary>Gets the smoothed fraction of this workflow's calls to <paramref name="service"/> that reach <paramref name="instance"/>.</summary>
+    /// <param name="service">The downstream service.</param>
+    /// <param name="instance">The instance.</param>
+    /// <returns>The fraction in [0, 1]; 0 for an instance never called.</returns>
+    public double GetInstanceFraction(string service, string instance)
+    {
+        lock (_lock)
+        {
+            return _downstream.TryGetValue(service, out var calls) && calls.Instances.TryGetValue(instance, out var perInstance)
+                ? perInstance.Fraction.Value
+                : 0;
+        }
+    }
+
+    /// <summary>Gets the smoothed demand from <paramref name="caller"/>, requests per second.</summary>
+    /// <param name="caller">The calling process.</param>
+    /// <returns>The rate; 0 for an unknown caller.</returns>
+    public double GetCallerRate(string caller)
+    {
+        lock (_lock)
+        {
+            return _callers.TryGetValue(caller, out var demand) || _callers.TryGetValue(OtherCallers, out demand) ? demand.Rate.Value : 0;
+        }
+    }
+
+    internal void CloseInterval(double intervalSeconds)
+    {
+        _arrivals.CloseInterval(intervalSeconds);
+        _admitted.CloseInterval(intervalSeconds);
+        var admitted = _admitted.LastCount;
+        lock (_lock)
+        {
+            foreach (var demand in _callers.Values)
+            {
+                demand.Rate.Update(demand.Count / intervalSeconds);
+                demand.Count = 0;
+            }
+
+            foreach (var calls in _downstream.Values)
+            {
+                // An interval without admitted requests or calls says nothing about α or the spread; keep what we had.
+                if (admitted > 0 && calls.Count > 0)
+                {
+                    calls.Amplification.Update((double)calls.Count / admitted);
+                }
+
+                if (calls.Count > 0)
+                {
+                    foreach (var perInstance in calls.Instances.Values)
+                    {
+                        perInstance.Fraction.Update((double)perInstance.Count / calls.Count);
+                        perInstance.Count = 0;
+                    }
+                }
+
+                calls.Count = 0;
+            }
+        }
+    }
+
+    private sealed class CallerDemand(double weight)
+    {
+        public long Count;
+        public Ewma Rate = new(weight);
+    }
+
+    private sealed class DownstreamCalls(double weight)
+    {
+        public readonly Dictionary<string, InstanceCalls> Instances = new(StringComparer.Ordinal);
+        public long Count;
+        public Ewma Amplification = new(weight);
+    }
+
+    private sealed class InstanceCalls(double weight)
+    {
+        public long Count;
+        public Ewma Fraction = new(weight);
+    }
+}

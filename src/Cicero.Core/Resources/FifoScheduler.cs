@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Internal;
+
+namespace Cicero.Resources;
+
+/// <summary>Serves sub-tasks in arrival order, whatever their workflow.</summary>
+/// <remarks>Single-threaded by contract, as every <see cref="ISubtaskScheduler"/>.</remarks>
+public sealed class FifoScheduler : ISubtaskScheduler
+{
+    private readonly Deque<SubtaskTicket> _queue = new();
+
+    /// <summary>Gets a factory that creates FIFO schedulers under the name <see cref="SubtaskSchedulers.Fifo"/>.</summary>
+    public static SubtaskSchedulerFactory Factory { get; } = new FifoSchedulerFactory();
+
+    /// <inheritdoc />
+    public int Count => _queue.Count;
+
+    /// <inheritdoc />
+    public void Enqueue(in SubtaskTicket ticket) => _queue.PushBack(ticket);
+
+    /// <inheritdoc />
+    public bool TryDequeue(long now, out SubtaskTicket ticket) => _queue.TryPopFront(out ticket);
+
+    /// <inheritdoc />
+    public bool TryRemove(in SubtaskTicket ticket)
+    {
+        for (var i = 0; i < _queue.Count; i++)
+        {
+            if (_queue[i].Id == ticket.Id)
+            {
+                _queue.RemoveAt(i);
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    /// <inheritdoc />
+    public void OnCompleted(in SubtaskCompletion completion)
+    {
+    }
+
+    private sealed class FifoSchedulerFactory : SubtaskSchedulerFactory
+    {
+        public override string Name => SubtaskSchedulers.Fifo;
+
+        public override ISubtaskScheduler Create(SubtaskSchedulerContext context) => new FifoScheduler();
+    }
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Resources;
+
+/// <summary>Decides which waiting sub-task gets the next permit of a <see cref="ResourceSemaphore"/>.</summary>
+/// <remarks>
+/// Single-threaded by contract: the resource calls every member under its own lock, and passes the current timestamp
+/// of its clock, so an implementation needs no locking, reads no clock and does no I/O. That is what lets the live
+/// runtime and the simulator share scheduler code. Every enqueued ticket must come out exactly once, through
+/// <see cref="TryDequeue"/> or <see cref="TryRemove"/>.
+/// </remarks>
+public interface ISubtaskScheduler
+{
+    /// <summary>Gets the number of waiting tickets.</summary>
+    int Count { get; }
+
+    /// <summary>Adds a waiting sub-task.</summary>
+    /// <param name="ticket">The sub-task.</param>
+    void Enqueue(in SubtaskTicket ticket);
+
+    /// <summary>Takes the sub-task that should run next.</summary>
+    /// <param name="now">The current timestamp of the resource's clock.</param>
+    /// <param name="ticket">The chosen sub-task.</param>
+    /// <returns><see langword="false"/> when no ticket should run now (normally only when empty).</returns>
+    bool TryDequeue(long now, out SubtaskTicket ticket);
+
+    /// <summary>Removes a waiting sub-task whose caller gave up (cancellation).</summary>
+    /// <param name="ticket">The ticket, matched by <see cref="SubtaskTicket.Id"/>.</param>
+    /// <returns><see langword="true"/> if it was waiting and is now removed.</returns>
+    bool TryRemove(in SubtaskTicket ticket);
+
+    /// <summary>Reports a sub-task that released its permit, for schedulers that account for service used.</summary>
+    /// <param name="completion">What ran and for how long.</param>
+    void OnCompleted(in SubtaskCompletion completion);
+}

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Diagnostics;
+using Cicero.Admission;
+using Cicero.Context;
+using Cicero.Diagnostics;
+using Cicero.Model;
+using Cicero.Workflows;
+
+namespace Cicero.Resources;
+
+/// <summary>
+/// A semaphore-guarded resource (a thread pool, a connection pool, a disk) whose waiters are ordered by a pluggable
+/// <see cref="ISubtaskScheduler"/>. The time each permit is held is measured and feeds the local model.
+/// </summary>
+/// <remarks>
+/// Thread-safe. An uncontended acquire completes synchronously and allocates nothing; queued waiters use pooled
+/// <see cref="System.Threading.Tasks.Sources.IValueTaskSource{TResult}"/> nodes. The scheduler runs under this
+/// resource's lock.
+/// </remarks>
+public sealed partial class ResourceSemaphore
+{
+    private readonly Lock _lock = new();
+    private readonly ISubtaskScheduler _scheduler;
+    private readonly TimeProvider _timeProvider;
+    private readonly ResourceUsage _usage;
+    private readonly Stack<Waiter> _waiterPool = new();
+    private readonly KeyValuePair<string, object?> _resourceTag;
+    private readonly bool _trackProgress;
+    private readonly bool _asyncContinuations;
+    private Grant[] _grants;
+    private int[] _freeGrants;
+    private int _freeCount;
+    private int _capacity;
+    private int _maxQueueLength;
+    private int _inUse;
+    private long _nextTicketId;
+
+    /// <summary>Creates a resource.</summary>
+    /// <param name="options">Name, capacity and queue bound.</param>
+    /// <param name="registry">The process's workflow registry.</param>
+    /// <param name="scheduler">Orders waiters; FIFO when <see langword="null"/>.</param>
+    /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
+    /// <param name="modelOptions">Smoothing of the load and service-time averages; defaults when <see langword="null"/>.</param>
+    /// <exception cref="ArgumentException">The options are invalid.</exception>
+    public ResourceSemaphore(
+        ResourceSemaphoreOptions options,
+        WorkflowRegistry registry,
+        ISubtaskScheduler? scheduler = null,
+        TimeProvider? timeProvider = null,
+        LocalModelOptions? modelOptions = null)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(registry);
+        options.Validate();
+        Name = options.Name;
+        Registry = registry;
+        _scheduler = scheduler ?? new FifoScheduler();
+        _timeProvider = timeProvider ?? TimeProvider.System;
+        _capacity = options.Capacity;
+        _maxQueueLength = options.MaxQueueLength;
+        _trackProgress = options.TrackRequestProgress;
+        _asyncContinuations = options.RunContinuationsAsynchronously;
+        _usage = new ResourceUsage(registry.SlotCapacity, _timeProvider.TimestampFrequency, modelOptions ?? new LocalModelOptions());
+        _grants = new Grant[options.Capacity];
+        _freeGrants = new int[options.Capacity];
+        for (var i = 0; i < options.Capacity; i++)
+        {
+            _freeGrants[i] = options.Capacity - 1 - i;
+        }
+
+        _freeCount = options.Capacity;
+        _resourceTag = new KeyValuePair<string, object?>(CiceroTelemetry.ResourceTag, Name);
+    }
+
+    /// <summary>Gets the resource's name.</summary>
+    public string Name { get; }
+
+    /// <summary>Gets the workflow registry the resource accounts by.</summary>
+    public WorkflowRegistry Registry { get; }
+
+    /// <summary>Gets the number of permits.</summary>
+    public int Capacity
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _capacity;
+            }
+        }
+    }
+
+    /// <summary>Gets the bound on waiting sub-tasks.</summary>
+    public int MaxQueueLength
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _maxQueueLength;
+            }
+        }
+    }
+
+    /// <summary>Gets the number of permits held.</summary>
+    public int InUse
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _inUse;
+            }
+        }
+    }
+
+    /// <summary>Gets the number of waiting sub-tasks.</summary>
+    public int QueueLength
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _scheduler.Count;
+            }
+        }
+    }
+
+    /// <summary>Gets the total load: the sum over workflows of the average permits held in the last interval.</summary>
+    public double TotalLoad
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _usage.TotalLoad;
+            }
+        }
+    }
+
+    /// <summary>Acquires a permit, waiting in the scheduler's order if none is free.</summary>
+    /// <param name="context">The request the sub-task belongs to.</param>
+    /// <param name="cost">The sub-task's expected cost, used by cost-aware schedulers; must be finite and not negative.</param>
+    /// <param name="subtaskType">The sub-task type, for per-type service-time estimates.</param>
+    /// <param name="cancellationToken">Cancels the wait.</param>
+    /// <returns>
+    /// A lease to dispose when the sub-task is done, or, when the wait queue is full, a lease that is not acquired and
+    /// says why (<see cref="DropReason.QueueFull"/>).
+    /// </returns>
+    /// <exception cref="OperationCanceledException">The wait was cancelled.</exception>
+    public ValueTask<SubtaskLease> AcquireAsync(RequestContext context, double cost = 1.0, int subtaskType = 0, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        if (!double.IsFinite(cost) || cost < 0)
+        {
+            throw new ArgumentOutOfRangeException(nameof(cost), cost, "The cost must be a finite, non-negative number.");
+        }
+
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<SubtaskLease>(cancellationToken);
+        }
+
+        var workflow = Registry.Resolve(context);
+        var now = _timeProvider.GetTimestamp();
+        Waiter waiter;
+        lock (_lock)
+        {
+            if (_scheduler.Count == 0 && _inUse < _capacity)
+            {
+                return new ValueTask<SubtaskLease>(GrantLocked(workflow.Index, context, subtaskType, now));
+            }
+
+            if (_scheduler.Count >= _maxQueueLength)
+            {
+                RecordRejection(DropReason.QueueFull);
+                return new ValueTask<SubtaskLease>(SubtaskLease.Rejected(DropReason.QueueFull));
+            }
+
+            waiter = _waiterPool.Count > 0 ? _waiterPool.Pop() : new Waiter(this);
+            waiter.Reset(_asyncContinuations, cancellationToken);
+            var ticket = new SubtaskTicket
+            {
+                Id = ++_nextTicketId,
+                Workflow = workflow,
+                Context = context,
+                Cost = cost,
+                SubtaskType = subtaskType,
+                EnqueuedAt = now,
+                DeadlineTimestamp = context.GetDeadlineTimestamp(_timeProvider.TimestampFrequency),
+                Waiter = waiter,
+            };
+            waiter.Ticket = ticket;
+            _scheduler.Enqueue(ticket);
+        }
+
+        if (CiceroInstruments.ResourceQueueLength.Enabled)
+        {
+            CiceroInstruments.ResourceQueueLength.Add(1, _resourceTag);
+        }
+
+        waiter.RegisterCancellation();
+        return new ValueTask<SubtaskLease>(waiter, waiter.Version);
+    }
+
+    /// <summary>Changes the capacity and queue bound (Table 5.1's ConfigureResourceSemaphore).</summary>
+    /// <param name="capacity">The new number of permits; held permits beyond it drain as they are released.</param>
+    /// <param name="maxQueueLength">The new queue bound; waiters already queued beyond it keep their place.</param>
+    public void Configure(int capacity, int maxQueueLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(capacity, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(maxQueueLength);
+        lock (_lock)
+        {
+            _capacity = capacity;
+            _maxQueueLength = maxQueueLength;
+        }
+
+        GrantWaiters();
+    }
+
+    /// <summary>Gets the workflow's load l: the average number of permits it held, smoothed over intervals.</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <returns>The load, in permits.</returns>
+    public double GetLoad(WorkflowSlot workflow)
+    {
+        ArgumentNullException.ThrowIfNull(workflow);
+        lock (_lock)
+        {
+            return _usage.GetLoad(workflow.Index);
+        }
+    }
+
+    /// <summary>Gets the workflow's utilization of this resource: its load divided by the capacity.</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <returns>The utilization in [0, 1] in steady state.</returns>
+    public double GetUtilization(WorkflowSlot workflow)
+    {
+        ArgumentNullException.ThrowIfNull(workflow);
+        lock (_lock)
+        {
+            return _usage.GetLoad(workflow.Index) / _capacity;
+        }
+    }
+
+    /// <summary>Gets the average service time of the workflow's sub-tasks here, if any has completed.</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="subtaskType">A sub-task type, or 0 for all of the workflow's sub-tasks.</param>
+    /// <returns>The average, or <see langword="null"/> before the first completion.</returns>
+    public TimeSpan? GetServiceTime(WorkflowSlot workflow, int subtaskType = 0)
+    {
+        ArgumentNullException.ThrowIfNull(workflow);
+        lock (_lock)
+        {
+            return _usage.GetServiceTime(workflow.Index, subtaskType);
+        }
+    }
+
+    internal void CloseInterval(long now, double seconds)
+    {
+        lock (_lock)
+        {
+            // Count the part of the interval that still-held permits have been busy, so long holds show up as load.
+            for (var i = 0; i < _grants.Length; i++)
+            {
+                ref var grant = ref _grants[i];
+                if (grant.InUse)
+                {
+                    _usage.AddBusy(grant.Workflow, now - grant.AccountedFrom);
+                    grant.AccountedFrom = now;
+                }
+            }
+
+            _usage.CloseInterval(seconds, Registry.Count);
+        }
+    }
+
+    internal void Release(int grantIndex, int version)
+    {
+        var now = _timeProvider.GetTimestamp();
+        RequestContext? context;
+        long held;
+        int capacity;
+        lock (_lock)
+        {
+            if ((uint)grantIndex >= (uint)_grants.Length)
+            {
+                return;
+            }
+
+            ref var grant = ref _grants[grantIndex];
+            if (!grant.InUse || grant.Version != version)
+            {
+                return;
+            }
+
+            held = now - grant.AcquiredAt;
+            _usage.AddBusy(grant.Workflow, now - grant.AccountedFrom);
+            _usage.AddServiceSample(grant.Workflow, grant.SubtaskType, held);
+            context = grant.Context;
+            if (_scheduler is not FifoScheduler)
+            {
+                _scheduler.OnCompleted(new SubtaskCompletion(
+                    Registry[grant.Workflow], context!, grant.Cost, grant.SubtaskType, TimeSpan.FromSeconds((double)held / _timeProvider.TimestampFrequency)));
+            }
+
+            grant.InUse = false;
+            grant.Context = null;
+            grant.Version++;
+            _freeGrants[_freeCount++] = grantIndex;
+            _inUse--;
+            capacity = _capacity;
+        }
+
+        var heldSeconds = (double)held / _timeProvider.TimestampFrequency;
+        if (_trackProgress)
+        {
+            context!.Progress.AddLocalWork(heldSeconds, heldSeconds / capacity);
+        }
+
+        if (CiceroInstruments.ResourceServiceDuration.Enabled)
+        {
+            CiceroInstruments.ResourceServiceDuration.Record(heldSeconds, _resourceTag);
+        }
+
+        GrantWaiters();
+    }
+
+    private void GrantWaiters()
+    {
+        while (true)
+        {
+            Waiter? waiter = null;
+            SubtaskLease lease = default;
+            long waited = 0;
+            lock (_lock)
+            {
+                if (_inUse >= _capacity || _scheduler.Count == 0)
+                {
+                    return;
+                }
+
+                var now = _timeProvider.GetTimestamp();
+                if (!_scheduler.TryDequeue(now, out var ticket))
+                {
+                    return;
+                }
+
+                waiter = (Waiter)ticket.Waiter!;
+                Debug.Assert(waiter.State == WaiterState.Queued, "A scheduler returned a ticket that is not waiting.");
+                waiter.State = WaiterState.Granted;
+                lease = GrantLocked(ticket.Workflow.Index, ticket.Context, ticket.SubtaskType, now, ticket.Cost);
+                waited = now - ticket.EnqueuedAt;
+            }
+
+            if (CiceroInstruments.ResourceQueueLength.Enabled)
+            {
+                CiceroInstruments.ResourceQueueLength.Add(-1, _resourceTag);
+            }
+
+            if (CiceroInstruments.ResourceWaitDuration.Enabled)
+            {
+                CiceroInstruments.ResourceWaitDuration.Record((double)waited / _timeProvider.TimestampFrequency, _resourceTag);
+            }
+
+            waiter.SetResult(lease);
+        }
+    }
+
+    private SubtaskLease GrantLocked(int workflow, RequestContext context, int subtaskType, long now, double cost = 1.0)
+    {
+        if (_freeCount == 0)
+        {
+            GrowGrants();
+        }
+
+        var index = _freeGrants[--_freeCount];
+        ref var grant = ref _grants[index];
+        grant.InUse = true;
+        grant.Workflow = workflow;
+        grant.SubtaskType = subtaskType;
+        grant.Cost = cost;
+        grant.Context = context;
+        grant.AcquiredAt = now;
+        grant.AccountedFrom = now;
+        _usage.MarkActive(workflow);
+        _inUse++;
+        return new SubtaskLease(this, index, grant.Version);
+    }
+
+    private void GrowGrants()
+    {
+        // Capacity grew past the slots we had (Configure); permits beyond the old capacity get new slots.
+        var oldLength = _grants.Length;
+        Array.Resize(ref _grants, oldLength * 2);
+        Array.Resize(ref _freeGrants, oldLength * 2);
+        for (var i = _grants.Length - 1; i >= oldLength; i--)
+        {
+            _freeGrants[_freeCount++] = i;
+        }
+    }
+
+    private void Cancel(Waiter waiter)
+    {
+        lock (_lock)
+        {
+            if (waiter.State != WaiterState.Queued)
+            {
+                return;
+            }
+
+            var removed = _scheduler.TryRemove(waiter.Ticket);
+            Debug.Assert(removed, "A queued waiter was missing from its scheduler.");
+            waiter.State = WaiterState.Cancelled;
+        }
+
+        if (CiceroInstruments.ResourceQueueLength.Enabled)
+        {
+            CiceroInstruments.ResourceQueueLength.Add(-1, _resourceTag);
+        }
+
+        waiter.SetCanceled();
+    }
+
+    private void Return(Waiter waiter)
+    {
+        lock (_lock)
+        {
+            if (_waiterPool.Count < 256)
+            {
+                _waiterPool.Push(waiter);
+            }
+        }
+    }
+
+    private void RecordRejection(DropReason reason)
+    {
+        if (CiceroInstruments.SubtasksDropped.Enabled)
+        {
+            CiceroInstruments.SubtasksDropped.Add(
+                1, _resourceTag, new KeyValuePair<string, object?>(CiceroTelemetry.DropReasonTag, CiceroInstruments.ToTag(reason)));
+        }
+    }
+
+    private struct Grant
+    {
+        public bool InUse;
+        public int Version;
+        public int Workflow;
+        public int SubtaskType;
+        public double Cost;
+        public long AcquiredAt;
+        public long AccountedFrom;
+        public RequestContext? Context;
+    }
+}

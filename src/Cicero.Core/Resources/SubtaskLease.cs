@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Admission;
+
+namespace Cicero.Resources;
+
+/// <summary>
+/// A permit of a <see cref="ResourceSemaphore"/>, or the reason none was granted. Dispose it to release the permit;
+/// the time it was held is the sub-task's service time.
+/// </summary>
+/// <remarks>
+/// A struct, so acquiring allocates nothing. It carries a version token, so disposing it (or a copy) twice releases
+/// the permit once.
+/// </remarks>
+public readonly struct SubtaskLease : IDisposable, IEquatable<SubtaskLease>
+{
+    private readonly ResourceSemaphore? _owner;
+    private readonly int _grant;
+    private readonly int _version;
+    private readonly DropReason _reason;
+
+    internal SubtaskLease(ResourceSemaphore owner, int grant, int version)
+    {
+        _owner = owner;
+        _grant = grant;
+        _version = version;
+        _reason = DropReason.None;
+    }
+
+    private SubtaskLease(DropReason reason)
+    {
+        _reason = reason;
+    }
+
+    /// <summary>Gets a value indicating whether a permit was granted.</summary>
+    public bool IsAcquired => _owner is not null;
+
+    /// <summary>Gets why no permit was granted; <see cref="DropReason.None"/> when one was.</summary>
+    public DropReason RejectionReason => _reason;
+
+    /// <summary>Compares two leases.</summary>
+    public static bool operator ==(SubtaskLease left, SubtaskLease right) => left.Equals(right);
+
+    /// <summary>Compares two leases.</summary>
+    public static bool operator !=(SubtaskLease left, SubtaskLease right) => !left.Equals(right);
+
+    /// <summary>Releases the permit, if one was granted and not yet released.</summary>
+    public void Dispose() => _owner?.Release(_grant, _version);
+
+    /// <inheritdoc />
+    public bool Equals(SubtaskLease other) =>
+        ReferenceEquals(_owner, other._owner) && _grant == other._grant && _version == other._version && _reason == other._reason;
+
+    /// <inheritdoc />
+    public override bool Equals(object? obj) => obj is SubtaskLease other && Equals(other);
+
+    /// <inheritdoc />
+    public override int GetHashCode() => HashCode.Combine(_owner, _grant, _version, _reason);
+
+    internal static SubtaskLease Rejected(DropReason reason) => new(reason);
+}
