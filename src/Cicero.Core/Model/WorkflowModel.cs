@@ -24,6 +24,7 @@ public sealed class WorkflowModel
     private readonly RateMeter _arrivals;
     private readonly RateMeter _admitted;
     private Ewma _completionSeconds;
+    private double _completionSecondsValue;
     private int _downstreamTargets;
 
     internal WorkflowModel(WorkflowSlot slot, LocalModelOptions options)
@@ -48,16 +49,10 @@ public sealed class WorkflowModel
     public double AdmittedRate => _admitted.Rate;
 
     /// <summary>Gets the average completion time L of an admitted request at this process.</summary>
-    public TimeSpan CompletionTime
-    {
-        get
-        {
-            lock (_lock)
-            {
-                return TimeSpan.FromSeconds(_completionSeconds.Value);
-            }
-        }
-    }
+    public TimeSpan CompletionTime => TimeSpan.FromSeconds(CompletionSeconds);
+
+    /// <summary>Gets <see cref="CompletionTime"/> in seconds, without locking (the admission hot path reads it).</summary>
+    public double CompletionSeconds => Volatile.Read(ref _completionSecondsValue);
 
     /// <summary>Counts an arriving request.</summary>
     /// <param name="caller">The calling process, if known; demand is tracked per caller for rate answers.</param>
@@ -95,6 +90,7 @@ public sealed class WorkflowModel
         lock (_lock)
         {
             _completionSeconds.Update(Math.Max(0, duration.TotalSeconds));
+            Volatile.Write(ref _completionSecondsValue, _completionSeconds.Value);
         }
     }
 

@@ -4,6 +4,7 @@ using System.Diagnostics;
 using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Diagnostics;
+using Cicero.Internal;
 using Cicero.Model;
 using Cicero.Workflows;
 
@@ -18,13 +19,13 @@ namespace Cicero.Resources;
 /// <see cref="System.Threading.Tasks.Sources.IValueTaskSource{TResult}"/> nodes. The scheduler runs under this
 /// resource's lock.
 /// </remarks>
-public sealed partial class ResourceSemaphore
+public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTicket>
 {
     private readonly Lock _lock = new();
     private readonly ISubtaskScheduler _scheduler;
     private readonly TimeProvider _timeProvider;
     private readonly ResourceUsage _usage;
-    private readonly Stack<Waiter> _waiterPool = new();
+    private readonly Stack<WaitNode<SubtaskLease, SubtaskTicket>> _waiterPool = new();
     private readonly KeyValuePair<string, object?> _resourceTag;
     private readonly bool _trackProgress;
     private readonly bool _asyncContinuations;
@@ -164,7 +165,7 @@ public sealed partial class ResourceSemaphore
 
         var workflow = Registry.Resolve(context);
         var now = _timeProvider.GetTimestamp();
-        Waiter waiter;
+        WaitNode<SubtaskLease, SubtaskTicket> waiter;
         lock (_lock)
         {
             if (_scheduler.Count == 0 && _inUse < _capacity)
@@ -178,7 +179,7 @@ public sealed partial class ResourceSemaphore
                 return new ValueTask<SubtaskLease>(SubtaskLease.Rejected(DropReason.QueueFull));
             }
 
-            waiter = _waiterPool.Count > 0 ? _waiterPool.Pop() : new Waiter(this);
+            waiter = _waiterPool.Count > 0 ? _waiterPool.Pop() : new WaitNode<SubtaskLease, SubtaskTicket>(this);
             waiter.Reset(_asyncContinuations, cancellationToken);
             var ticket = new SubtaskTicket
             {
@@ -191,7 +192,7 @@ public sealed partial class ResourceSemaphore
                 DeadlineTimestamp = context.GetDeadlineTimestamp(_timeProvider.TimestampFrequency),
                 Waiter = waiter,
             };
-            waiter.Ticket = ticket;
+            waiter.Payload = ticket;
             _scheduler.Enqueue(ticket);
         }
 
@@ -201,7 +202,7 @@ public sealed partial class ResourceSemaphore
         }
 
         waiter.RegisterCancellation();
-        return new ValueTask<SubtaskLease>(waiter, waiter.Version);
+        return waiter.AsValueTask();
     }
 
     /// <summary>Changes the capacity and queue bound (Table 5.1's ConfigureResourceSemaphore).</summary>
@@ -331,7 +332,7 @@ public sealed partial class ResourceSemaphore
     {
         while (true)
         {
-            Waiter? waiter = null;
+            WaitNode<SubtaskLease, SubtaskTicket>? waiter = null;
             SubtaskLease lease = default;
             long waited = 0;
             lock (_lock)
@@ -347,9 +348,9 @@ public sealed partial class ResourceSemaphore
                     return;
                 }
 
-                waiter = (Waiter)ticket.Waiter!;
-                Debug.Assert(waiter.State == WaiterState.Queued, "A scheduler returned a ticket that is not waiting.");
-                waiter.State = WaiterState.Granted;
+                waiter = (WaitNode<SubtaskLease, SubtaskTicket>)ticket.Waiter!;
+                Debug.Assert(waiter.IsQueued, "A scheduler returned a ticket that is not waiting.");
+                waiter.IsQueued = false;
                 lease = GrantLocked(ticket.Workflow.Index, ticket.Context, ticket.SubtaskType, now, ticket.Cost);
                 waited = now - ticket.EnqueuedAt;
             }
@@ -401,18 +402,18 @@ public sealed partial class ResourceSemaphore
         }
     }
 
-    private void Cancel(Waiter waiter)
+    void IWaitNodeOwner<SubtaskLease, SubtaskTicket>.OnCancelled(WaitNode<SubtaskLease, SubtaskTicket> waiter)
     {
         lock (_lock)
         {
-            if (waiter.State != WaiterState.Queued)
+            if (!waiter.IsQueued)
             {
                 return;
             }
 
-            var removed = _scheduler.TryRemove(waiter.Ticket);
+            var removed = _scheduler.TryRemove(waiter.Payload);
             Debug.Assert(removed, "A queued waiter was missing from its scheduler.");
-            waiter.State = WaiterState.Cancelled;
+            waiter.IsQueued = false;
         }
 
         if (CiceroInstruments.ResourceQueueLength.Enabled)
@@ -423,7 +424,7 @@ public sealed partial class ResourceSemaphore
         waiter.SetCanceled();
     }
 
-    private void Return(Waiter waiter)
+    void IWaitNodeOwner<SubtaskLease, SubtaskTicket>.Return(WaitNode<SubtaskLease, SubtaskTicket> waiter)
     {
         lock (_lock)
         {

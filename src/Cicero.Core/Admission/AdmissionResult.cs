@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Admission;
+
+/// <summary>The outcome of admitting a request: admitted, or dropped with a reason.</summary>
+/// <param name="Reason">Why the request was dropped; <see cref="DropReason.None"/> when admitted.</param>
+public readonly record struct AdmissionResult(DropReason Reason)
+{
+    /// <summary>Gets the result of an admitted request.</summary>
+    public static AdmissionResult Admitted => default;
+
+    /// <summary>Gets a value indicating whether the request was admitted.</summary>
+    public bool IsAdmitted => Reason == DropReason.None;
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Admission;
+
+/// <summary>
+/// The default drop rule (dissertation section 5.2.5): drop a request when the backlog ahead of it exceeds
+/// delay_max · σ, where delay_max = δ − (elapsed + L) is the longest it may queue and still meet its deadline.
+/// </summary>
+/// <remarks>
+/// A request without a deadline is never dropped by this rule. A request exactly at the boundary (backlog equal to
+/// delay_max · σ) is admitted. With σ = +∞ there is no queueing delay, so only an already-missed deadline drops.
+/// </remarks>
+public sealed class DeadlineFeasibilityDropPolicy : IDropPolicy
+{
+    /// <summary>Gets the shared instance; the policy has no state.</summary>
+    public static DeadlineFeasibilityDropPolicy Instance { get; } = new();
+
+    /// <inheritdoc />
+    public DropDecision Evaluate(in AdmissionCandidate candidate, long now)
+    {
+        if (candidate.Context.Deadline is not { } deadline)
+        {
+            return DropDecision.Admit;
+        }
+
+        var maxDelay = deadline.TotalSeconds - (candidate.ElapsedSeconds + candidate.EstimatedCompletionSeconds);
+        if (maxDelay < 0)
+        {
+            return new DropDecision(DropReason.DeadlineInfeasible);
+        }
+
+        // With an unbounded rate nothing waits; avoid ∞ · 0 when the delay budget is exactly zero.
+        var tolerable = double.IsPositiveInfinity(candidate.AdmissionRate) ? double.PositiveInfinity : maxDelay * candidate.AdmissionRate;
+        return candidate.Backlog > tolerable ? new DropDecision(DropReason.DeadlineInfeasible) : DropDecision.Admit;
+    }
+}
