@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Context;
 using Cicero.Workflows;
 
 namespace Cicero.Model;
@@ -25,6 +26,8 @@ public sealed class WorkflowModel
     private readonly RateMeter _admitted;
     private Ewma _completionSeconds;
     private double _completionSecondsValue;
+    private Ewma _totalServiceTime;
+    private Ewma _totalLoad;
     private int _downstreamTargets;
 
     internal WorkflowModel(WorkflowSlot slot, LocalModelOptions options)
@@ -34,6 +37,8 @@ public sealed class WorkflowModel
         _arrivals = new RateMeter(options.EwmaWeight);
         _admitted = new RateMeter(options.EwmaWeight);
         _completionSeconds = new Ewma(options.SampleEwmaWeight);
+        _totalServiceTime = new Ewma(options.SampleEwmaWeight);
+        _totalLoad = new Ewma(options.SampleEwmaWeight);
     }
 
     /// <summary>Gets the workflow's registry slot.</summary>
@@ -53,6 +58,32 @@ public sealed class WorkflowModel
 
     /// <summary>Gets <see cref="CompletionTime"/> in seconds, without locking (the admission hot path reads it).</summary>
     public double CompletionSeconds => Volatile.Read(ref _completionSecondsValue);
+
+    /// <summary>
+    /// Gets the entry point's estimate T of the end-to-end totals (st, θ) of this workflow's requests, the average of
+    /// the totals seen at completion; zero before the first completion.
+    /// </summary>
+    public ProgressDelta EstimatedTotal
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return new ProgressDelta(_totalServiceTime.Value, _totalLoad.Value);
+            }
+        }
+    }
+
+    /// <summary>Folds the totals (a + b) of a request that completed end to end at this entry point into T.</summary>
+    /// <param name="totals">The request's elapsed service time and load at completion.</param>
+    public void RecordEndToEndTotals(ProgressDelta totals)
+    {
+        lock (_lock)
+        {
+            _totalServiceTime.Update(totals.ServiceTime);
+            _totalLoad.Update(totals.Load);
+        }
+    }
 
     /// <summary>Counts an arriving request.</summary>
     /// <param name="caller">The calling process, if known; demand is tracked per caller for rate answers.</param>

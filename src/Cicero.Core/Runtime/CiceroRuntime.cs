@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Collections.Concurrent;
+using Cicero.Admission;
+using Cicero.Context;
+using Cicero.Model;
+using Cicero.RateAdaptation;
+using Cicero.Resources;
+using Cicero.Workflows;
+
+namespace Cicero.Runtime;
+
+/// <summary>
+/// Cicero in one process: the workflow registry, local model, admission controller, resources and rate adaptation,
+/// wired together, with the policy developers' API of dissertation Table 5.1.
+/// </summary>
+/// <remarks>
+/// Thread-safe. Time comes only from the injected <see cref="TimeProvider"/>, so a <see cref="Time.VirtualTimeProvider"/>
+/// runs a whole process deterministically.
+/// </remarks>
+public sealed class CiceroRuntime : IDisposable
+{
+    private readonly ConcurrentDictionary<string, ResourceSemaphore> _resources = new(StringComparer.Ordinal);
+    private readonly Lock _resourceLock = new();
+
+    /// <summary>Creates the runtime of one process.</summary>
+    /// <param name="options">Options; defaults when <see langword="null"/>.</param>
+    /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
+    /// <param name="rateLimitPolicy">The local rate-limit policy; pass-through when <see langword="null"/>.</param>
+    /// <param name="dropPolicy">The drop policy; deadline feasibility when <see langword="null"/>.</param>
+    /// <param name="rateSource">The transport to downstream instances, for the rate adaptation loop.</param>
+    public CiceroRuntime(
+        CiceroOptions? options = null,
+        TimeProvider? timeProvider = null,
+        IRateLimitPolicy? rateLimitPolicy = null,
+        IDropPolicy? dropPolicy = null,
+        IDownstreamRateSource? rateSource = null)
+    {
+        Options = options ?? new CiceroOptions();
+        TimeProvider = timeProvider ?? TimeProvider.System;
+        Registry = new WorkflowRegistry(Options.MaxWorkflows);
+        Model = new LocalModel(Registry, TimeProvider, Options.Model);
+        Admission = new AdmissionController(Registry, dropPolicy, Model, TimeProvider, Options.Admission);
+        RateAdaptation = new RateAdaptationController(Options.RateAdaptation, Model, rateLimitPolicy, rateSource, Admission, TimeProvider);
+        Codec = new RequestContextCodec(TimeProvider, Registry);
+    }
+
+    /// <summary>Gets the options.</summary>
+    public CiceroOptions Options { get; }
+
+    /// <summary>Gets the process clock.</summary>
+    public TimeProvider TimeProvider { get; }
+
+    /// <summary>Gets the bounded set of tracked workflows.</summary>
+    public WorkflowRegistry Registry { get; }
+
+    /// <summary>Gets the per-workflow local model.</summary>
+    public LocalModel Model { get; }
+
+    /// <summary>Gets the admission controller.</summary>
+    public AdmissionController Admission { get; }
+
+    /// <summary>Gets the rate adaptation controller.</summary>
+    public RateAdaptationController RateAdaptation { get; }
+
+    /// <summary>Gets the context codec bound to this process's clock and registry.</summary>
+    public RequestContextCodec Codec { get; }
+
+    /// <summary>
+    /// Starts a request at an entry point: a context that starts now, carrying the workflow's end-to-end estimates T.
+    /// </summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="deadline">The end-to-end deadline δ, if any.</param>
+    /// <returns>The context.</returns>
+    public RequestContext StartRequest(WorkflowId workflow, TimeSpan? deadline = null)
+    {
+        var context = RequestContext.Start(workflow, TimeProvider, deadline);
+        var estimate = Model.Get(Registry.Resolve(context)).EstimatedTotal;
+        return estimate == default ? context : context.WithEstimatedTotal(estimate);
+    }
+
+    /// <summary>
+    /// Records that an admitted request finished here: its time since admission feeds L, and at an entry point its
+    /// totals (a + b) feed the end-to-end estimates T.
+    /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="admittedAt">When it was admitted, as a timestamp of <see cref="TimeProvider"/>.</param>
+    /// <param name="isEntryPoint">Whether this process is where the request entered the system.</param>
+    public void CompleteRequest(RequestContext context, long admittedAt, bool isEntryPoint)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var model = Model.Get(Registry.Resolve(context));
+        model.RecordCompletion(TimeProvider.GetElapsedTime(admittedAt));
+        if (isEntryPoint)
+        {
+            model.RecordEndToEndTotals(new ProgressDelta(context.ElapsedServiceTime, context.ElapsedLoad));
+        }
+    }
+
+    /// <summary>Creates a workflow's rate limiter with the given properties (Table 5.1's CreateRateLimiter).</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="properties">Rate, burst and queue bound.</param>
+    public void CreateRateLimiter(WorkflowId workflow, RateLimiterProperties properties) => Admission.Configure(workflow, properties);
+
+    /// <summary>Gets a workflow's rate limiter properties (Table 5.1's GetRateLimiterProperty).</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <returns>Rate, burst and queue bound.</returns>
+    public RateLimiterProperties GetRateLimiterProperties(WorkflowId workflow) => Admission.GetProperties(workflow);
+
+    /// <summary>Sets a workflow's rate limiter properties (Table 5.1's SetRateLimiterProperty).</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="properties">Rate, burst and queue bound.</param>
+    public void SetRateLimiterProperties(WorkflowId workflow, RateLimiterProperties properties) => Admission.Configure(workflow, properties);
+
+    /// <summary>Gets the last rate a downstream instance announced for a workflow (Table 5.1's GetAdmissionRatesFromRemote).</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="instance">The downstream instance.</param>
+    /// <returns>The rate, or <see langword="null"/> if that instance never answered for the workflow.</returns>
+    public double? GetAdmissionRateFromRemote(WorkflowId workflow, DownstreamInstance instance) => RateAdaptation.GetRemoteRate(instance, workflow);
+
+    /// <summary>Gets a workflow's utilization of a resource: its load over the capacity (Table 5.1's GetResourceUtilization).</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="resource">The resource's name.</param>
+    /// <returns>The utilization.</returns>
+    /// <exception cref="KeyNotFoundException">No resource has that name.</exception>
+    public double GetResourceUtilization(WorkflowId workflow, string resource) =>
+        GetResource(resource).GetUtilization(Registry.Resolve(workflow));
+
+    /// <summary>Gets a workflow's smoothed arrival rate (Table 5.1's GetWorkflowArrivalRate).</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <returns>Requests per second.</returns>
+    public double GetWorkflowArrivalRate(WorkflowId workflow) => Model.Get(workflow).ArrivalRate;
+
+    /// <summary>Gets the average service time of a workflow's sub-tasks of a type at a resource (Table 5.1's GetSubtaskCost).</summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="resource">The resource's name.</param>
+    /// <param name="subtaskType">The sub-task type, or 0 for all.</param>
+    /// <returns>The average, or <see langword="null"/> before any completed.</returns>
+    public TimeSpan? GetSubtaskCost(WorkflowId workflow, string resource, int subtaskType = 0) =>
+        GetResource(resource).GetServiceTime(Registry.Resolve(workflow), subtaskType);
+
+    /// <summary>Gets the current request's metadata (Table 5.1's GetRequestMetadata).</summary>
+    /// <returns>The ambient context, or <see langword="null"/>.</returns>
+    public static RequestContext? GetRequestMetadata() => CiceroContext.Current;
+
+    /// <summary>Sets the current request's metadata (Table 5.1's SetRequestMetadata).</summary>
+    /// <param name="context">The context to make ambient.</param>
+    public static void SetRequestMetadata(RequestContext? context) => CiceroContext.Current = context;
+
+    /// <summary>Drops the current request or sub-task (Table 5.1's DropRequest/Subtask): control returns to user code.</summary>
+    /// <param name="reason">Why.</param>
+    /// <param name="detail">More detail for the caller.</param>
+    /// <exception cref="RequestDroppedException">Always.</exception>
+    public static void DropRequest(DropReason reason, string? detail = null) => throw new RequestDroppedException(reason, detail);
+
+    /// <summary>
+    /// Creates a resource, or reconfigures an existing one of that name (Table 5.1's ConfigureResourceSemaphore).
+    /// </summary>
+    /// <param name="name">The resource's name.</param>
+    /// <param name="capacity">Permits.</param>
+    /// <param name="maxQueueLength">The bound on waiting sub-tasks.</param>
+    /// <param name="scheduler">The scheduler for a new resource; FIFO when <see langword="null"/>. Ignored when reconfiguring.</param>
+    /// <returns>The resource.</returns>
+    public ResourceSemaphore ConfigureResourceSemaphore(string name, int capacity, int maxQueueLength, ISubtaskScheduler? scheduler = null)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        lock (_resourceLock)
+        {
+            if (_resources.TryGetValue(name, out var existing))
+            {
+                existing.Configure(capacity, maxQueueLength);
+                return existing;
+            }
+
+            var options = new ResourceSemaphoreOptions { Name = name, Capacity = capacity, MaxQueueLength = maxQueueLength };
+            var resource = new ResourceSemaphore(options, Registry, scheduler, TimeProvider, Options.Model);
+            Model.AddResource(resource);
+            _resources[name] = resource;
+            return resource;
+        }
+    }
+
+    /// <summary>Adds a resource built by the caller (for options beyond capacity and queue bound).</summary>
+    /// <param name="options">The resource's options.</param>
+    /// <param name="scheduler">Its scheduler; FIFO when <see langword="null"/>.</param>
+    /// <returns>The resource.</returns>
+    /// <exception cref="ArgumentException">A resource of that name exists.</exception>
+    public ResourceSemaphore AddResource(ResourceSemaphoreOptions options, ISubtaskScheduler? scheduler = null)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        lock (_resourceLock)
+        {
+            if (_resources.ContainsKey(options.Name))
+            {
+                throw new ArgumentException($"A resource named '{options.Name}' already exists.", nameof(options));
+            }
+
+            var resource = new ResourceSemaphore(options, Registry, scheduler, TimeProvider, Options.Model);
+            Model.AddResource(resource);
+            _resources[options.Name] = resource;
+            return resource;
+        }
+    }
+
+    /// <summary>Gets a resource by name.</summary>
+    /// <param name="name">The name.</param>
+    /// <returns>The resource.</returns>
+    /// <exception cref="KeyNotFoundException">No resource has that name.</exception>
+    public ResourceSemaphore GetResource(string name) =>
+        _resources.TryGetValue(name, out var resource) ? resource : throw new KeyNotFoundException($"No resource named '{name}' is configured.");
+
+    /// <inheritdoc />
+    public void Dispose()
+    {
+        RateAdaptation.Dispose();
+        Admission.Dispose();
+    }
+}
