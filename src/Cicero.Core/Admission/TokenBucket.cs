@@ -75,12 +75,10 @@ internal sealed class TokenBucket
     public void Reconfigure(double rate, double burst, long now)
     {
         Refill(now);
+        // An unlimited bucket is always full, so one that becomes limited starts full too.
+        var wasUnlimited = IsUnlimited;
         Rate = rate;
         Burst = burst;
-        Tokens = Math.Min(Tokens, burst);
-        if (IsUnlimited)
-        {
-            Tokens = burst;
-        }
+        Tokens = wasUnlimited || IsUnlimited ? burst : Math.Min(Tokens, burst);
     }
 }

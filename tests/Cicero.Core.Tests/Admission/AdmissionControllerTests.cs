@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Admission;
+using Cicero.Context;
+using Cicero.Model;
+using Cicero.Time;
+using Cicero.Workflows;
+using static Cicero.Tests.Shared.ValueTaskAssert;
+
+namespace Cicero.Tests.Admission;
+
+public class AdmissionControllerTests
+{
+    private readonly VirtualTimeProvider _clock = new();
+    private readonly WorkflowRegistry _registry = new();
+
+    [Fact]
+    public void TryAdmit_OverloadFor10VirtualSeconds_AdmitsWithin2PercentOfRate()
+    {
+        const double Rate = 250;
+        using var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(Rate, Burst: 5, QueueLimit: 0));
+        var admitted = 0;
+        var rejected = 0;
+
+        // Offer 4x the rate: one request every 1 ms for 10 s.
+        for (var i = 0; i < 10_000; i++)
+        {
+            var result = admission.TryAdmit(RequestContext.Start("tenant", _clock));
+            if (result.IsAdmitted)
+            {
+                admitted++;
+            }
+            else
+            {
+                Assert.Equal(DropReason.RateLimited, result.Reason);
+                rejected++;
+            }
+
+            _clock.Advance(TimeSpan.FromMilliseconds(1));
+        }
+
+        Assert.InRange(admitted, Rate * 10 * 0.98, Rate * 10 * 1.02);
+        Assert.Equal(10_000, admitted + rejected);
+    }
+
+    [Fact]
+    public async Task AdmitAsync_QueuedRequests_AreReleasedAtTheRate()
+    {
+        using var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(10, Burst: 1, QueueLimit: 5));
+        var releasedAt = new List<TimeSpan>();
+
+        var first = admission.AdmitAsync(RequestContext.Start("tenant", _clock));
+        var queued = Enumerable.Range(0, 5).Select(_ => admission.AdmitAsync(RequestContext.Start("tenant", _clock)).AsTask()).ToArray();
+        foreach (var task in queued)
+        {
+            _ = task.ContinueWith(_ => releasedAt.Add(_clock.Elapsed), TaskContinuationOptions.ExecuteSynchronously);
+        }
+
+        Assert.True((await first).IsAdmitted);
+        Assert.Equal(5, admission.GetQueueLength("tenant"));
+        _clock.Advance(TimeSpan.FromMilliseconds(499));
+        Assert.Equal(4, queued.Count(t => t.IsCompleted));
+        _clock.Advance(TimeSpan.FromMilliseconds(1));
+
+        var results = await Task.WhenAll(queued);
+        Assert.All(results, r => Assert.True(r.IsAdmitted));
+        Assert.Equal([100, 200, 300, 400, 500], releasedAt.Select(t => (int)Math.Round(t.TotalMilliseconds)));
+        Assert.Equal(0, admission.GetQueueLength("tenant"));
+    }
+
+    [Fact]
+    public async Task AdmitAsync_QueueFull_RejectsAsRateLimited()
+    {
+        using var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(1, Burst: 1, QueueLimit: 1));
+
+        Assert.True((await admission.AdmitAsync(RequestContext.Start("tenant", _clock))).IsAdmitted);
+        var queued = admission.AdmitAsync(RequestContext.Start("tenant", _clock)).AsTask();
+        var rejected = await admission.AdmitAsync(RequestContext.Start("tenant", _clock));
+
+        Assert.False(queued.IsCompleted);
+        Assert.Equal(DropReason.RateLimited, rejected.Reason);
+    }
+
+    [Fact]
+    public async Task AdmitAsync_Cancelled_LeavesQueue()
+    {
+        using var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(1, Burst: 1, QueueLimit: 4));
+        _ = await admission.AdmitAsync(RequestContext.Start("tenant", _clock));
+        using var cts = new CancellationTokenSource();
+        var cancelled = admission.AdmitAsync(RequestContext.Start("tenant", _clock), cancellationToken: cts.Token).AsTask();
+
+        cts.Cancel();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled);
+        Assert.Equal(0, admission.GetQueueLength("tenant"));
+    }
+
+    [Fact]
+    public void TryAdmit_DropRule_AdmitsAtTheBoundary_AndDropsJustPastIt()
+    {
+        // σ = 4/s, δ = 1 s, elapsed = 0.5 s, L = 0: the tolerable backlog is (1 − 0.5) × 4 = 2 requests.
+        using var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(4, Burst: 1, QueueLimit: 10));
+        _clock.Advance(TimeSpan.FromSeconds(10));
+        RequestContext Late() => RequestContext.Create(
+            "tenant", _clock.GetTimestamp() - TimeSpan.FromSeconds(0.5).Ticks, TimeSpan.FromSeconds(1), default, default, default);
+
+        // Takes the only token: backlog is now 1 missing token.
+        Assert.True(admission.TryAdmit(Late()).IsAdmitted);
+        // Backlog 0 queued + 1 missing token = 1 ≤ 2: queued.
+        var one = admission.AdmitAsync(Late()).AsTask();
+        // Backlog 1 + 1 = 2 = the boundary: still admitted to the queue.
+        var two = admission.AdmitAsync(Late()).AsTask();
+        // Backlog 2 + 1 = 3 > 2: infeasible.
+        var three = admission.AdmitAsync(Late()).AsTask();
+
+        Assert.False(one.IsCompleted);
+        Assert.False(two.IsCompleted);
+        Assert.True(three.IsCompletedSuccessfully);
+        Assert.Equal(DropReason.DeadlineInfeasible, Completed(three).Reason);
+        Assert.Equal(2, admission.GetQueueLength("tenant"));
+    }
+
+    [Fact]
+    public void TryAdmit_DeadlineAlreadyMissed_DropsEvenWithTokens()
+    {
+        using var admission = Create();
+        _clock.Advance(TimeSpan.FromSeconds(5));
+        var context = RequestContext.Create("tenant", 0, TimeSpan.FromSeconds(1), default, default, default);
+
+        Assert.Equal(DropReason.DeadlineInfeasible, admission.TryAdmit(context).Reason);
+        Assert.True(admission.TryAdmit(RequestContext.Start("tenant", _clock)).IsAdmitted);
+    }
+
+    [Fact]
+    public void TryAdmit_UsesCompletionTimeFromModel()
+    {
+        var model = new LocalModel(_registry, _clock);
+        using var admission = new AdmissionController(_registry, null, model, _clock);
+        model.Get(_registry.Resolve("tenant")).RecordCompletion(TimeSpan.FromMilliseconds(800));
+
+        // Elapsed 0 + L 0.8 s ≤ δ 1 s: admitted; δ 0.5 s: infeasible.
+        Assert.True(admission.TryAdmit(RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(1))).IsAdmitted);
+        Assert.Equal(DropReason.DeadlineInfeasible, admission.TryAdmit(RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(0.5))).Reason);
+        _clock.Advance(TimeSpan.FromSeconds(1));
+        model.CloseInterval();
+        Assert.Equal(2, model.Get(_registry.Resolve("tenant")).ArrivalRate);
+        Assert.Equal(1, model.Get(_registry.Resolve("tenant")).AdmittedRate);
+    }
+
+    [Fact]
+    public void SetRate_Zero_StopsAdmissionAfterBurst_AndRaisingItResumes()
+    {
+        using var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(0, Burst: 2, QueueLimit: 0));
+
+        Assert.True(admission.TryAdmit(RequestContext.Start("tenant", _clock)).IsAdmitted);
+        Assert.True(admission.TryAdmit(RequestContext.Start("tenant", _clock)).IsAdmitted);
+        _clock.Advance(TimeSpan.FromSeconds(100));
+        Assert.False(admission.TryAdmit(RequestContext.Start("tenant", _clock)).IsAdmitted);
+
+        admission.SetRate("tenant", 10);
+        _clock.Advance(TimeSpan.FromMilliseconds(100));
+        Assert.True(admission.TryAdmit(RequestContext.Start("tenant", _clock)).IsAdmitted);
+        Assert.Equal(new RateLimiterProperties(10, 2, 0), admission.GetProperties("tenant"));
+    }
+
+    [Fact]
+    public void Workflows_HaveIndependentBuckets()
+    {
+        using var admission = Create();
+        admission.Configure("a", new RateLimiterProperties(1, Burst: 1, QueueLimit: 0));
+
+        Assert.True(admission.TryAdmit(RequestContext.Start("a", _clock)).IsAdmitted);
+        Assert.False(admission.TryAdmit(RequestContext.Start("a", _clock)).IsAdmitted);
+        Assert.True(admission.TryAdmit(RequestContext.Start("b", _clock)).IsAdmitted);
+        Assert.True(double.IsPositiveInfinity(admission.GetRate("b")));
+    }
+
+    [Fact]
+    public void Configure_InvalidProperties_Throw()
+    {
+        using var admission = Create();
+
+        Assert.Throws<ArgumentOutOfRangeException>(() => admission.Configure("a", new RateLimiterProperties(-1, null, 0)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => admission.Configure("a", new RateLimiterProperties(double.NaN, null, 0)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => admission.Configure("a", new RateLimiterProperties(1, 0.5, 0)));
+        Assert.Throws<ArgumentOutOfRangeException>(() => admission.Configure("a", new RateLimiterProperties(1, null, -1)));
+    }
+
+    private AdmissionController Create() =>
+        new(_registry, null, null, _clock, new AdmissionOptions { RunContinuationsAsynchronously = false });
+}

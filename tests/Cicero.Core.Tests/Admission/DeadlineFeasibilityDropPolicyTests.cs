@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Admission;
+using Cicero.Context;
+using Cicero.Workflows;
+
+namespace Cicero.Tests.Admission;
+
+public class DeadlineFeasibilityDropPolicyTests
+{
+    private const long Frequency = TimeSpan.TicksPerSecond;
+    private readonly WorkflowRegistry _registry = new();
+
+    [Theory]
+    // δ = 2 s, elapsed = 0.5 s, L = 0.25 s → delay_max = 1.25 s; σ = 8/s → tolerable backlog 10.
+    [InlineData(10.0, DropReason.None)]
+    [InlineData(10.000001, DropReason.DeadlineInfeasible)]
+    [InlineData(0.0, DropReason.None)]
+    public void Evaluate_BacklogAgainstTolerableQueueingDelay(double backlog, DropReason expected)
+    {
+        var now = 10 * Frequency;
+        var context = RequestContext.Create("w", now - (Frequency / 2), TimeSpan.FromSeconds(2), default, default, default);
+        var candidate = new AdmissionCandidate(context, _registry.Resolve("w"), now, Frequency, 0.25, backlog, 8, 0, 10);
+
+        Assert.Equal(expected, DeadlineFeasibilityDropPolicy.Instance.Evaluate(candidate, now).Reason);
+    }
+
+    [Fact]
+    public void Evaluate_NoDeadline_Admits()
+    {
+        var context = RequestContext.Create("w", 0, null, default, default, default);
+        var candidate = new AdmissionCandidate(context, _registry.Resolve("w"), 100 * Frequency, Frequency, 50, 1e9, 1, 0, 10);
+
+        Assert.False(DeadlineFeasibilityDropPolicy.Instance.Evaluate(candidate, 0).IsDrop);
+    }
+
+    [Fact]
+    public void Evaluate_UnlimitedRate_DropsOnlyWhenAlreadyInfeasible()
+    {
+        var context = RequestContext.Create("w", 0, TimeSpan.FromSeconds(1), default, default, default);
+        var feasible = new AdmissionCandidate(context, _registry.Resolve("w"), Frequency, Frequency, 0, 5, double.PositiveInfinity, 0, 10);
+        var late = new AdmissionCandidate(context, _registry.Resolve("w"), 2 * Frequency, Frequency, 0, 0, double.PositiveInfinity, 0, 10);
+
+        Assert.False(DeadlineFeasibilityDropPolicy.Instance.Evaluate(feasible, 0).IsDrop);
+        Assert.True(DeadlineFeasibilityDropPolicy.Instance.Evaluate(late, 0).IsDrop);
+    }
+
+    [Fact]
+    public void DropDecision_Drop_RequiresReason()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => DropDecision.Drop(DropReason.None));
+        Assert.Equal(DropReason.QueueFull, DropDecision.Drop(DropReason.QueueFull).Reason);
+    }
+}
