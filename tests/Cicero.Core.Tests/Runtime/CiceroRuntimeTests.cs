@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Admission;
+using Cicero.Context;
+using Cicero.RateAdaptation;
+using Cicero.Runtime;
+using Cicero.Time;
+using Cicero.Workflows;
+
+namespace Cicero.Tests.Runtime;
+
+/// <summary>The policy developers' API of dissertation Table 5.1, end to end in one process.</summary>
+public class CiceroRuntimeTests
+{
+    private readonly VirtualTimeProvider _clock = new();
+
+    [Fact]
+    public void RateLimiterProperties_CreateGetSet()
+    {
+        using var runtime = new CiceroRuntime(null, _clock);
+
+        runtime.CreateRateLimiter("w", new RateLimiterProperties(50, 5, 10));
+        Assert.Equal(new RateLimiterProperties(50, 5, 10), runtime.GetRateLimiterProperties("w"));
+
+        runtime.SetRateLimiterProperties("w", new RateLimiterProperties(20, null, 3));
+        var properties = runtime.GetRateLimiterProperties("w");
+        Assert.Equal(20, properties.Rate);
+        Assert.Equal(2, properties.Burst);
+        Assert.Equal(3, properties.QueueLimit);
+    }
+
+    [Fact]
+    public async Task ResourceUtilization_SubtaskCost_AndArrivalRate_FollowTheWork()
+    {
+        var options = new CiceroOptions();
+        options.Model.EwmaWeight = 1;
+        options.Model.SampleEwmaWeight = 1;
+        using var runtime = new CiceroRuntime(options, _clock);
+        var disk = runtime.ConfigureResourceSemaphore("disk", capacity: 2, maxQueueLength: 8);
+
+        for (var i = 0; i < 4; i++)
+        {
+            var context = runtime.StartRequest("w");
+            Assert.True(runtime.Admission.TryAdmit(context).IsAdmitted);
+            using var lease = await disk.AcquireAsync(context, subtaskType: 7);
+            _clock.Advance(TimeSpan.FromMilliseconds(25));
+        }
+
+        runtime.RateAdaptation.Step(_clock.GetTimestamp());
+
+        // One permit busy for the whole 100 ms interval out of 2: utilization 0.5.
+        Assert.Equal(0.5, runtime.GetResourceUtilization("w", "disk"), 9);
+        Assert.Equal(TimeSpan.FromMilliseconds(25), runtime.GetSubtaskCost("w", "disk", 7));
+        Assert.Equal(40, runtime.GetWorkflowArrivalRate("w"), 9);
+        Assert.Throws<KeyNotFoundException>(() => runtime.GetResourceUtilization("w", "cpu"));
+    }
+
+    [Fact]
+    public void ConfigureResourceSemaphore_Existing_Reconfigures()
+    {
+        using var runtime = new CiceroRuntime(null, _clock);
+
+        var first = runtime.ConfigureResourceSemaphore("pool", 1, 1);
+        var second = runtime.ConfigureResourceSemaphore("pool", 4, 16);
+
+        Assert.Same(first, second);
+        Assert.Equal(4, second.Capacity);
+        Assert.Equal(16, second.MaxQueueLength);
+        Assert.Throws<ArgumentException>(() => runtime.AddResource(new() { Name = "pool" }));
+    }
+
+    [Fact]
+    public void CompleteRequest_AtEntry_FeedsEstimatesStampedOnLaterRequests()
+    {
+        var options = new CiceroOptions();
+        options.Model.SampleEwmaWeight = 1;
+        using var runtime = new CiceroRuntime(options, _clock);
+        var first = runtime.StartRequest("w");
+        Assert.Equal(ProgressDelta.Zero, first.EstimatedTotal);
+        var admittedAt = _clock.GetTimestamp();
+        first.Progress.AddLocalWork(0.030, 0.5);
+        _clock.Advance(TimeSpan.FromMilliseconds(80));
+
+        runtime.CompleteRequest(first, admittedAt, isEntryPoint: true);
+        var second = runtime.StartRequest("w");
+
+        Assert.Equal(new ProgressDelta(0.030, 0.5), second.EstimatedTotal);
+        Assert.Equal(0.030, second.RemainingServiceTime, 9);
+        Assert.Equal(0.080, runtime.Model.Get(new WorkflowId("w")).CompletionSeconds, 9);
+    }
+
+    [Fact]
+    public void RequestMetadata_IsAmbient_AndDropRequestTellsWhy()
+    {
+        using var runtime = new CiceroRuntime(null, _clock);
+        var context = runtime.StartRequest("w", TimeSpan.FromSeconds(1));
+
+        CiceroRuntime.SetRequestMetadata(context);
+        try
+        {
+            Assert.Same(context, CiceroRuntime.GetRequestMetadata());
+            var error = Assert.Throws<RequestDroppedException>(() => CiceroRuntime.DropRequest(DropReason.DeadlineInfeasible, "ps-3"));
+            Assert.Equal(DropReason.DeadlineInfeasible, error.Reason);
+            Assert.Contains("ps-3", error.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            CiceroRuntime.SetRequestMetadata(null);
+        }
+    }
+
+    [Fact]
+    public async Task CiceroContext_Use_FlowsIntoChildTasks_AndRestores()
+    {
+        var outer = RequestContext.Start("outer", _clock);
+        var inner = RequestContext.Start("inner", _clock);
+
+        using (CiceroContext.Use(outer))
+        {
+            var seen = await Task.Run(() => CiceroContext.Current);
+            Assert.Same(outer, seen);
+            using (CiceroContext.Use(inner))
+            {
+                Assert.Same(inner, CiceroContext.Current);
+            }
+
+            Assert.Same(outer, CiceroContext.Current);
+        }
+
+        Assert.Null(CiceroContext.Current);
+    }
+
+    [Fact]
+    public void GetAdmissionRateFromRemote_ReturnsLastAnswer()
+    {
+        using var runtime = new CiceroRuntime(null, _clock);
+        var instance = new DownstreamInstance("ps", "ps-1");
+        runtime.RateAdaptation.SetDownstreamInstances("ps", ["ps-1"]);
+
+        Assert.Null(runtime.GetAdmissionRateFromRemote("w", instance));
+        runtime.RateAdaptation.RecordAnswer(instance, new DownstreamRateAnswer([new WorkflowRate("w", 42)]), _clock.GetTimestamp());
+
+        Assert.Equal(42, runtime.GetAdmissionRateFromRemote("w", instance));
+    }
+
+    [Fact]
+    public void Options_InvalidQuantile_FailsAtConstruction()
+    {
+        var options = new CiceroOptions();
+        options.RateAdaptation.Quantile = 1.2;
+
+        var error = Assert.Throws<ArgumentOutOfRangeException>(() => new CiceroRuntime(options, _clock));
+        Assert.Contains("quantile knob", error.Message, StringComparison.Ordinal);
+    }
+}
