@@ -170,7 +170,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         {
             if (_scheduler.Count == 0 && _inUse < _capacity)
             {
-                return new ValueTask<SubtaskLease>(GrantLocked(workflow.Index, context, subtaskType, now));
+                return new ValueTask<SubtaskLease>(GrantLocked(workflow, context, subtaskType, now, cost));
             }
 
             if (_scheduler.Count >= _maxQueueLength)
@@ -268,7 +268,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
                 ref var grant = ref _grants[i];
                 if (grant.InUse)
                 {
-                    _usage.AddBusy(grant.Workflow, now - grant.AccountedFrom);
+                    _usage.AddBusy(grant.Workflow!.Index, now - grant.AccountedFrom);
                     grant.AccountedFrom = now;
                 }
             }
@@ -283,6 +283,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         RequestContext? context;
         long held;
         int capacity;
+        bool hasWaiters;
         lock (_lock)
         {
             if ((uint)grantIndex >= (uint)_grants.Length)
@@ -297,21 +298,19 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
             }
 
             held = now - grant.AcquiredAt;
-            _usage.AddBusy(grant.Workflow, now - grant.AccountedFrom);
-            _usage.AddServiceSample(grant.Workflow, grant.SubtaskType, held);
+            _usage.AddBusy(grant.Workflow!.Index, now - grant.AccountedFrom);
+            _usage.AddServiceSample(grant.Workflow!.Index, grant.SubtaskType, held);
             context = grant.Context;
-            if (_scheduler is not FifoScheduler)
-            {
-                _scheduler.OnCompleted(new SubtaskCompletion(
-                    Registry[grant.Workflow], context!, grant.Cost, grant.SubtaskType, TimeSpan.FromSeconds((double)held / _timeProvider.TimestampFrequency)));
-            }
-
+            _scheduler.OnCompleted(new SubtaskCompletion(
+                grant.Workflow, context!, grant.Cost, grant.SubtaskType, TimeSpan.FromSeconds((double)held / _timeProvider.TimestampFrequency)));
             grant.InUse = false;
             grant.Context = null;
+            grant.Workflow = null;
             grant.Version++;
             _freeGrants[_freeCount++] = grantIndex;
             _inUse--;
             capacity = _capacity;
+            hasWaiters = _scheduler.Count > 0;
         }
 
         var heldSeconds = (double)held / _timeProvider.TimestampFrequency;
@@ -325,7 +324,10 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
             CiceroInstruments.ResourceServiceDuration.Record(heldSeconds, _resourceTag);
         }
 
-        GrantWaiters();
+        if (hasWaiters)
+        {
+            GrantWaiters();
+        }
     }
 
     private void GrantWaiters()
@@ -351,7 +353,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
                 waiter = (WaitNode<SubtaskLease, SubtaskTicket>)ticket.Waiter!;
                 Debug.Assert(waiter.IsQueued, "A scheduler returned a ticket that is not waiting.");
                 waiter.IsQueued = false;
-                lease = GrantLocked(ticket.Workflow.Index, ticket.Context, ticket.SubtaskType, now, ticket.Cost);
+                lease = GrantLocked(ticket.Workflow, ticket.Context, ticket.SubtaskType, now, ticket.Cost);
                 waited = now - ticket.EnqueuedAt;
             }
 
@@ -369,7 +371,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         }
     }
 
-    private SubtaskLease GrantLocked(int workflow, RequestContext context, int subtaskType, long now, double cost = 1.0)
+    private SubtaskLease GrantLocked(WorkflowSlot workflow, RequestContext context, int subtaskType, long now, double cost)
     {
         if (_freeCount == 0)
         {
@@ -385,7 +387,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         grant.Context = context;
         grant.AcquiredAt = now;
         grant.AccountedFrom = now;
-        _usage.MarkActive(workflow);
+        _usage.MarkActive(workflow.Index);
         _inUse++;
         return new SubtaskLease(this, index, grant.Version);
     }
@@ -448,7 +450,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
     {
         public bool InUse;
         public int Version;
-        public int Workflow;
+        public WorkflowSlot? Workflow;
         public int SubtaskType;
         public double Cost;
         public long AcquiredAt;

@@ -21,7 +21,8 @@ namespace Cicero.Time;
 public sealed class VirtualTimeProvider : TimeProvider
 {
     private readonly Lock _lock = new();
-    private readonly PriorityQueue<ScheduledCallback, EventKey> _queue = new(EventKeyComparer.Instance);
+    // No comparer: for a struct key the queue then uses the devirtualized default comparison.
+    private readonly PriorityQueue<ScheduledCallback, EventKey> _queue = new();
     private readonly DateTimeOffset _epoch;
     private long _now;
     private long _sequence;
@@ -223,16 +224,12 @@ public sealed class VirtualTimeProvider : TimeProvider
 
     private readonly record struct ScheduledCallback(Action<object?>? Callback, object? State, VirtualTimer? Timer, int TimerVersion);
 
-    private readonly record struct EventKey(long Due, long Sequence);
-
-    private sealed class EventKeyComparer : IComparer<EventKey>
+    private readonly record struct EventKey(long Due, long Sequence) : IComparable<EventKey>
     {
-        public static readonly EventKeyComparer Instance = new();
-
-        public int Compare(EventKey x, EventKey y)
+        public int CompareTo(EventKey other)
         {
-            var byDue = x.Due.CompareTo(y.Due);
-            return byDue != 0 ? byDue : x.Sequence.CompareTo(y.Sequence);
+            var byDue = Due.CompareTo(other.Due);
+            return byDue != 0 ? byDue : Sequence.CompareTo(other.Sequence);
         }
     }
 }
