@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Workflows;
+
 namespace Cicero.Resources;
 
 /// <summary>Decides which waiting sub-task gets the next permit of a <see cref="ResourceSemaphore"/>.</summary>
@@ -32,4 +34,20 @@ public interface ISubtaskScheduler
     /// <summary>Reports a sub-task that released its permit, for schedulers that account for service used.</summary>
     /// <param name="completion">What ran and for how long.</param>
     void OnCompleted(in SubtaskCompletion completion);
+
+    /// <summary>
+    /// Asks whether a sub-task may take a free permit without queueing (the queue is empty and a permit is free).
+    /// Schedulers that account for permits in use (reservations) count it as started when they return
+    /// <see langword="true"/>; returning <see langword="false"/> makes it wait in the queue like any other.
+    /// </summary>
+    /// <param name="workflow">The sub-task's workflow.</param>
+    /// <param name="cost">Its expected cost.</param>
+    /// <returns><see langword="true"/> (the default) to let it start now.</returns>
+    bool TryStartImmediately(WorkflowSlot workflow, double cost) => true;
+
+    /// <summary>Reports the resource's capacity, at creation and whenever it is reconfigured.</summary>
+    /// <param name="capacity">The number of permits.</param>
+    void OnCapacityChanged(int capacity)
+    {
+    }
 }

@@ -72,6 +72,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
 
         _freeCount = options.Capacity;
         _resourceTag = new KeyValuePair<string, object?>(CiceroTelemetry.ResourceTag, Name);
+        _scheduler.OnCapacityChanged(options.Capacity);
     }
 
     /// <summary>Gets the resource's name.</summary>
@@ -166,9 +167,10 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         var workflow = Registry.Resolve(context);
         var now = _timeProvider.GetTimestamp();
         WaitNode<SubtaskLease, SubtaskTicket> waiter;
+        bool permitFree;
         lock (_lock)
         {
-            if (_scheduler.Count == 0 && _inUse < _capacity)
+            if (_scheduler.Count == 0 && _inUse < _capacity && _scheduler.TryStartImmediately(workflow, cost))
             {
                 return new ValueTask<SubtaskLease>(GrantLocked(workflow, context, subtaskType, now, cost));
             }
@@ -194,6 +196,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
             };
             waiter.Payload = ticket;
             _scheduler.Enqueue(ticket);
+            permitFree = _inUse < _capacity;
         }
 
         if (CiceroInstruments.ResourceQueueLength.Enabled)
@@ -202,6 +205,12 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         }
 
         waiter.RegisterCancellation();
+        if (permitFree)
+        {
+            // A scheduler held a free permit back (a reservation); the new arrival may be the one it was kept for.
+            GrantWaiters();
+        }
+
         return waiter.AsValueTask();
     }
 
@@ -216,6 +225,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         {
             _capacity = capacity;
             _maxQueueLength = maxQueueLength;
+            _scheduler.OnCapacityChanged(capacity);
         }
 
         GrantWaiters();

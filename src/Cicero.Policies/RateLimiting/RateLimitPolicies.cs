@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Policies.RateLimiting;
+
+/// <summary>The configuration names of the built-in rate-limit policies.</summary>
+public static class RateLimitPolicies
+{
+    /// <summary>No local limit: each workflow is admitted at the downstream rate (Core's pass-through policy).</summary>
+    public const string PassThrough = "pass-through";
+
+    /// <summary>Bottleneck fairness, dissertation Algorithm 4.</summary>
+    public const string BottleneckFairness = "bottleneck-fairness";
+
+    /// <summary>Fixed per-workflow rates.</summary>
+    public const string Static = "static";
+
+    /// <summary>Reserved minimum rates honoured first, the rest shared max-min fairly.</summary>
+    public const string MinimumThroughput = "min-throughput";
+
+    /// <summary>Cake's second-level SLO-compliance controller.</summary>
+    public const string CakeSlo = "cake-slo";
+}
