@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Admission;
+using Cicero.Policies.Dropping;
+using Cicero.Policies.RateLimiting;
+using Cicero.Policies.Scheduling;
+using Cicero.RateAdaptation;
+using Cicero.Resources;
+
+namespace Cicero.Policies.Registration;
+
+/// <summary>Collects policy factories by name and builds a <see cref="PolicyCatalog"/>.</summary>
+/// <remarks>
+/// Factories validate their options when they are created, so building the catalog at start-up surfaces every
+/// configuration error before the first request. Adding a second factory under a name already used fails.
+/// </remarks>
+public sealed class PolicyCatalogBuilder
+{
+    private readonly Dictionary<string, SubtaskSchedulerFactory> _schedulers = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, RateLimitPolicyFactory> _rateLimitPolicies = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, DropPolicyFactory> _dropPolicies = new(StringComparer.OrdinalIgnoreCase);
+
+    /// <summary>Creates a builder with every built-in policy registered with default options.</summary>
+    /// <returns>The builder; add or replace policies before building.</returns>
+    public static PolicyCatalogBuilder CreateDefault() => new PolicyCatalogBuilder()
+        .AddScheduler(FifoScheduler.Factory)
+        .AddScheduler(DeficitRoundRobinScheduler.CreateFactory())
+        .AddScheduler(EarliestDeadlineFirstScheduler.Factory)
+        .AddScheduler(LeastSlackTimeFirstScheduler.Factory)
+        .AddScheduler(ShortestRemainingTimeFirstScheduler.Factory)
+        .AddScheduler(LeastAttainedServiceScheduler.Factory)
+        .AddScheduler(ShortestJobFirstScheduler.Factory)
+        .AddScheduler(StrictPriorityScheduler.CreateFactory())
+        .AddScheduler(CakeShareScheduler.CreateFactory())
+        .AddBuiltInPolicies();
+
+    /// <summary>Registers a scheduler factory under its name.</summary>
+    /// <param name="factory">The factory.</param>
+    /// <returns>This builder.</returns>
+    /// <exception cref="ArgumentException">The name is taken.</exception>
+    public PolicyCatalogBuilder AddScheduler(SubtaskSchedulerFactory factory) => Add(_schedulers, factory, factory?.Name, "sub-task scheduler");
+
+    /// <summary>Registers a rate-limit policy factory under its name.</summary>
+    /// <param name="factory">The factory.</param>
+    /// <returns>This builder.</returns>
+    /// <exception cref="ArgumentException">The name is taken.</exception>
+    public PolicyCatalogBuilder AddRateLimitPolicy(RateLimitPolicyFactory factory) => Add(_rateLimitPolicies, factory, factory?.Name, "rate-limit policy");
+
+    /// <summary>Registers a drop policy factory under its name.</summary>
+    /// <param name="factory">The factory.</param>
+    /// <returns>This builder.</returns>
+    /// <exception cref="ArgumentException">The name is taken.</exception>
+    public PolicyCatalogBuilder AddDropPolicy(DropPolicyFactory factory) => Add(_dropPolicies, factory, factory?.Name, "drop policy");
+
+    /// <summary>Replaces (or adds) a scheduler factory, for example a built-in one with other options.</summary>
+    /// <param name="factory">The factory.</param>
+    /// <returns>This builder.</returns>
+    public PolicyCatalogBuilder ReplaceScheduler(SubtaskSchedulerFactory factory)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        _schedulers[factory.Name] = factory;
+        return this;
+    }
+
+    /// <summary>Replaces (or adds) a rate-limit policy factory.</summary>
+    /// <param name="factory">The factory.</param>
+    /// <returns>This builder.</returns>
+    public PolicyCatalogBuilder ReplaceRateLimitPolicy(RateLimitPolicyFactory factory)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        _rateLimitPolicies[factory.Name] = factory;
+        return this;
+    }
+
+    /// <summary>Replaces (or adds) a drop policy factory.</summary>
+    /// <param name="factory">The factory.</param>
+    /// <returns>This builder.</returns>
+    public PolicyCatalogBuilder ReplaceDropPolicy(DropPolicyFactory factory)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        _dropPolicies[factory.Name] = factory;
+        return this;
+    }
+
+    /// <summary>Builds the immutable catalog.</summary>
+    /// <returns>The catalog.</returns>
+    public PolicyCatalog Build() => new(new(_schedulers), new(_rateLimitPolicies), new(_dropPolicies));
+
+    private PolicyCatalogBuilder Add<T>(Dictionary<string, T> factories, T factory, string? name, string kind)
+    {
+        ArgumentNullException.ThrowIfNull(factory);
+        if (string.IsNullOrWhiteSpace(name))
+        {
+            throw new ArgumentException($"A {kind} factory must have a name.", nameof(factory));
+        }
+
+        if (!factories.TryAdd(name, factory))
+        {
+            throw new ArgumentException($"A {kind} named '{name}' is already registered; use Replace to swap it.", nameof(factory));
+        }
+
+        return this;
+    }
+
+    private PolicyCatalogBuilder AddBuiltInPolicies() => this;
+}
