@@ -92,7 +92,8 @@ public sealed class CakeSloController : IRateLimitPolicy
         ArgumentNullException.ThrowIfNull(inputs);
         localRates.Fill(double.PositiveInfinity);
         _secondsSinceAdjustment += inputs.IntervalSeconds;
-        if (_secondsSinceAdjustment >= _options.Interval.TotalSeconds)
+        // A tolerance, so ten 0.1 s steps make one second despite floating-point sums.
+        if (_secondsSinceAdjustment >= _options.Interval.TotalSeconds - 1e-9)
         {
             _secondsSinceAdjustment = 0;
             Adjust();
@@ -129,10 +130,11 @@ public sealed class CakeSloController : IRateLimitPolicy
         if (performance < _options.LowerBound)
         {
             var reservation = _scheduler.GetReservation(state.Slot);
+            var pool = SharedPool();
             if (share > _options.ReserveAboveShare && _scheduler.TrySetReservation(state.Slot, reservation + 1))
             {
-                // A reserved permit replaces share: give 1 / (shared pool size) of share to batch.
-                state.Share = Math.Max(0.01, share - (1.0 / SharedPool()));
+                // A reserved permit replaces share: give 1 / (shared pool size before reserving) of share to batch.
+                state.Share = Math.Max(0.01, share - (1.0 / pool));
             }
             else
             {
@@ -144,6 +146,7 @@ public sealed class CakeSloController : IRateLimitPolicy
             var reservation = _scheduler.GetReservation(state.Slot);
             if (share < _options.ReleaseBelowShare && reservation > 0 && _scheduler.TrySetReservation(state.Slot, reservation - 1))
             {
+                // The permit returns to the shared pool: take 1 / (shared pool size after releasing) of share.
                 state.Share = Math.Min(1, share + (1.0 / SharedPool()));
             }
             else
