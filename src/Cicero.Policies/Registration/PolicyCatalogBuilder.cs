@@ -102,5 +102,12 @@ public sealed class PolicyCatalogBuilder
         return this;
     }
 
-    private PolicyCatalogBuilder AddBuiltInPolicies() => this;
+    private PolicyCatalogBuilder AddBuiltInPolicies() => this
+        .AddRateLimitPolicy(BuiltInRateLimitPolicies.PassThrough)
+        .AddRateLimitPolicy(BottleneckFairnessPolicy.CreateFactory())
+        .AddRateLimitPolicy(StaticRatePolicy.CreateFactory())
+        .AddRateLimitPolicy(MinimumThroughputPolicy.CreateFactory())
+        .AddDropPolicy(BuiltInDropPolicies.DeadlineFeasibility)
+        .AddDropPolicy(BuiltInDropPolicies.Never)
+        .AddDropPolicy(QueueLengthDropPolicy.CreateFactory());
 }

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Policies.RateLimiting;
+
+/// <summary>Options of the <see cref="BottleneckFairnessPolicy"/> (dissertation Algorithm 4).</summary>
+public sealed class BottleneckFairnessOptions
+{
+    /// <summary>
+    /// Gets or sets the additive probe factor β: how much a workflow's rate grows per control interval, in requests
+    /// per second. With spare capacity a leaf workflow grows by β(1 + φ/n) per interval (between β and 2β); under a
+    /// bottleneck a workflow below its fair share grows by β.
+    /// </summary>
+    /// <value>10 requests/s per interval (100 requests/s per second at the default 100 ms interval).</value>
+    public double ProbeFactor { get; set; } = 10;
+
+    /// <summary>
+    /// Gets or sets the rate a leaf workflow ramps up from when it has no finite, positive rate yet (σ = +∞ before
+    /// the first limit, or σ = 0), in requests per second. A workflow never limited before starts from the larger of
+    /// this and its measured admitted rate, so the first limit never cuts it while capacity is spare.
+    /// </summary>
+    /// <value>10 requests/s.</value>
+    public double InitialRate { get; set; } = 10;
+
+    /// <summary>
+    /// Gets or sets the floor of every rate the policy computes itself (ramp-ups and cuts), in requests per second, so
+    /// a workflow is never locked out at 0 and can always probe its way back.
+    /// </summary>
+    /// <value>1 request/s.</value>
+    public double MinimumRate { get; set; } = 1;
+
+    internal BottleneckFairnessOptions Clone() => (BottleneckFairnessOptions)MemberwiseClone();
+
+    internal void Validate()
+    {
+        if (!(ProbeFactor > 0) || !double.IsFinite(ProbeFactor))
+        {
+            throw new ArgumentOutOfRangeException(nameof(ProbeFactor), ProbeFactor, "The probe factor β must be a positive, finite rate (requests/s per interval).");
+        }
+
+        if (!(InitialRate > 0) || !double.IsFinite(InitialRate))
+        {
+            throw new ArgumentOutOfRangeException(nameof(InitialRate), InitialRate, "The initial rate must be a positive, finite rate (requests/s).");
+        }
+
+        if (!(MinimumRate > 0) || !double.IsFinite(MinimumRate))
+        {
+            throw new ArgumentOutOfRangeException(nameof(MinimumRate), MinimumRate, "The minimum rate must be a positive, finite rate (requests/s).");
+        }
+    }
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.RateAdaptation;
+
+namespace Cicero.Policies.RateLimiting;
+
+/// <summary>
+/// Bottleneck fairness (dissertation Algorithm 4, section 5.2.5): find the local resource k′ with the least spare
+/// capacity φ = (c − Σl) / c. If it is not overloaded (φ ≥ 0), ramp every leaf workflow up by β(1 + φ / n), where n is
+/// the number of workflows with load on k′, and let every other workflow inherit its downstream rate σ′. If it is
+/// overloaded, compute max-min fair shares of c over the loads on k′ and scale each contending workflow towards its share.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Line 11's <c>ratio = shares_j · c / l_j</c> reads shares as fractions of the capacity, so the ratio is the workflow's
+/// fair load over its current load. <see cref="MaxMinFairness"/> returns shares in permits, so here ratio = share ÷ l:
+/// ratio ≥ 1 (at or under its fair share) grows σ by β; ratio &lt; 1 multiplies σ by the ratio, which, with load in
+/// proportion to rate, brings the workflow's load to its fair share in one step.
+/// </para>
+/// <para>
+/// Readings where the algorithm is silent: with no resources (or none with a positive capacity) φ is 1; with nobody
+/// loading k′, n is taken as 1. Under a bottleneck, a workflow with no load on k′ keeps its σ (a non-leaf one inherits
+/// σ′, as in the spare branch). σ = +∞ means "never limited": under a bottleneck the cut starts from the measured
+/// admitted rate (else the arrival rate, else <see cref="BottleneckFairnessOptions.InitialRate"/>); a ramp-up starts
+/// from the larger of the initial rate and the admitted rate, as it does from σ = 0. Every rate the policy computes
+/// is at least <see cref="BottleneckFairnessOptions.MinimumRate"/>.
+/// </para>
+/// <para>
+/// Single-threaded by contract: the rate adaptation controller calls it once per interval. It reads no clock, does no
+/// I/O and allocates nothing once its two scratch arrays have grown to the number of workflows.
+/// </para>
+/// </remarks>
+public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
+{
+    private readonly double _probe;
+    private readonly double _initialRate;
+    private readonly double _minimumRate;
+    private double[] _loads = [];
+    private double[] _shares = [];
+
+    /// <summary>Creates the policy.</summary>
+    /// <param name="options">β, the initial rate and the floor; defaults when <see langword="null"/>.</param>
+    /// <exception cref="ArgumentException">The options are invalid.</exception>
+    public BottleneckFairnessPolicy(BottleneckFairnessOptions? options = null)
+    {
+        options ??= new BottleneckFairnessOptions();
+        options.Validate();
+        _probe = options.ProbeFactor;
+        _initialRate = options.InitialRate;
+        _minimumRate = options.MinimumRate;
+    }
+
+    /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
+    /// <param name="options">The options, validated now; defaults when <see langword="null"/>.</param>
+    /// <returns>The factory; each process gets its own policy.</returns>
+    /// <exception cref="ArgumentException">The options are invalid.</exception>
+    public static RateLimitPolicyFactory CreateFactory(BottleneckFairnessOptions? options = null)
+    {
+        // A snapshot, so later edits to the options cannot make policies created afterwards differ or fail.
+        options = options?.Clone() ?? new BottleneckFairnessOptions();
+        options.Validate();
+        return new BottleneckFairnessFactory(options);
+    }
+
+    /// <inheritdoc />
+    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
+    {
+        ArgumentNullException.ThrowIfNull(inputs);
+        var workflows = inputs.Workflows;
+        if (localRates.Length != workflows.Length)
+        {
+            throw new ArgumentException($"Expected {workflows.Length} rate slots (one per workflow), got {localRates.Length}.", nameof(localRates));
+        }
+
+        // Line 1: k′ = argmin φ_k.
+        var tightest = -1;
+        var spare = 1.0;
+        var resources = inputs.Resources;
+        for (var k = 0; k < resources.Length; k++)
+        {
+            if (resources[k].Capacity > 0 && (tightest < 0 || resources[k].SpareFraction < spare))
+            {
+                tightest = k;
+                spare = resources[k].SpareFraction;
+            }
+        }
+
+        if (spare >= 0)
+        {
+            RampUp(inputs, localRates, tightest, spare);
+        }
+        else
+        {
+            ShareBottleneck(inputs, localRates, tightest);
+        }
+    }
+
+    private void RampUp(LocalRateInputs inputs, Span<double> localRates, int tightest, double spare)
+    {
+        var workflows = inputs.Workflows;
+        var users = 0;
+        for (var j = 0; tightest >= 0 && j < workflows.Length; j++)
+        {
+            users += inputs.GetLoad(j, tightest) > 0 ? 1 : 0;
+        }
+
+        // Line 5: the probe grows with the spare fraction, split among the workflows using k′.
+        var step = _probe * (1 + (spare / Math.Max(1, users)));
+        for (var j = 0; j < workflows.Length; j++)
+        {
+            var workflow = workflows[j];
+            if (workflow.IsLeaf)
+            {
+                var sigma = workflow.CurrentRate;
+                var from = sigma > 0 && double.IsFinite(sigma) ? sigma : Math.Max(_initialRate, workflow.AdmittedRate);
+                localRates[j] = Math.Max(_minimumRate, from + step);
+            }
+            else
+            {
+                // Line 7: inherit the downstream rate σ′.
+                localRates[j] = workflow.DownstreamRate;
+            }
+        }
+    }
+
+    private void ShareBottleneck(LocalRateInputs inputs, Span<double> localRates, int tightest)
+    {
+        var workflows = inputs.Workflows;
+        var n = workflows.Length;
+        if (_loads.Length < n)
+        {
+            _loads = new double[n];
+            _shares = new double[n];
+        }
+
+        var loads = _loads.AsSpan(0, n);
+        var shares = _shares.AsSpan(0, n);
+        for (var j = 0; j < n; j++)
+        {
+            loads[j] = inputs.GetLoad(j, tightest);
+        }
+
+        // Line 9: max-min fair shares of c_k′ over the loads on k′, in permits.
+        MaxMinFairness.Allocate(loads, inputs.Resources[tightest].Capacity, shares);
+        for (var j = 0; j < n; j++)
+        {
+            var workflow = workflows[j];
+            var sigma = workflow.CurrentRate;
+            if (!(loads[j] > 0))
+            {
+                localRates[j] = workflow.IsLeaf ? Math.Max(_minimumRate, sigma) : workflow.DownstreamRate;
+                continue;
+            }
+
+            if (double.IsPositiveInfinity(sigma))
+            {
+                sigma = workflow.AdmittedRate > 0 ? workflow.AdmittedRate
+                    : workflow.ArrivalRate > 0 ? workflow.ArrivalRate
+                    : _initialRate;
+            }
+
+            // Lines 11-15: ratio = fair load ÷ current load.
+            var ratio = shares[j] / loads[j];
+            localRates[j] = Math.Max(_minimumRate, ratio >= 1 ? sigma + _probe : sigma * ratio);
+        }
+    }
+
+    private sealed class BottleneckFairnessFactory(BottleneckFairnessOptions options) : RateLimitPolicyFactory
+    {
+        public override string Name => RateLimitPolicies.BottleneckFairness;
+
+        public override IRateLimitPolicy Create(RateLimitPolicyContext context) => new BottleneckFairnessPolicy(options);
+    }
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Policies.RateLimiting;
+using Cicero.RateAdaptation;
+using Cicero.Workflows;
+
+namespace Cicero.Policies.Tests.RateLimiting;
+
+public class BottleneckFairnessPolicyTests
+{
+    private const double Inf = double.PositiveInfinity;
+
+    [Fact]
+    public void ComputeLocalRates_SpareCapacity_LeavesRampUpByScaledProbe()
+    {
+        // r1: φ = (10 − 4) / 10 = 0.6; r2: φ = (4 − 1) / 4 = 0.75; k′ = r1, used by a and b, so n = 2.
+        // Step = β(1 + 0.6 / 2) = 10 · 1.3 = 13, for every leaf, including c which does not use r1.
+        var inputs = new RateInputsBuilder().Resource("r1", 10).Resource("r2", 4)
+            .Workflow("a", current: 50, loads: [2.5, 0])
+            .Workflow("b", current: 20, loads: [1.5, 1])
+            .Workflow("c", current: 30, loads: [0, 0])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+
+        Assert.Equal(63, rates[0], 9);
+        Assert.Equal(33, rates[1], 9);
+        Assert.Equal(43, rates[2], 9);
+    }
+
+    [Fact]
+    public void ComputeLocalRates_NeverLimitedLeaf_RampsFromInitialOrAdmittedRate()
+    {
+        // φ = 0.5 with one user: step = 10 · 1.5 = 15.
+        var inputs = new RateInputsBuilder().Resource("cpu", 4)
+            .Workflow("idle", current: Inf, admitted: 0, loads: [0])
+            .Workflow("busy", current: Inf, admitted: 40, loads: [2])
+            .Workflow("blocked", current: 0, admitted: 0, loads: [0])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+
+        Assert.Equal([25.0, 55.0, 25.0], rates);
+    }
+
+    [Fact]
+    public void ComputeLocalRates_NoResources_TreatsEverythingAsSpare()
+    {
+        // φ = 1, nobody loads a resource (n taken as 1): step = 10 · 2 = 20.
+        var inputs = new RateInputsBuilder().Workflow("a", current: 5).Build();
+
+        Assert.Equal([25.0], RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs));
+    }
+
+    [Fact]
+    public void ComputeLocalRates_NonLeafWithSpareCapacity_InheritsDownstreamRate()
+    {
+        var inputs = new RateInputsBuilder().Resource("cpu", 10)
+            .Workflow("a", current: 100, downstream: 42, loads: [3])
+            .Workflow("b", current: Inf, downstream: 7.5, loads: [0])
+            .Build();
+
+        Assert.Equal([42.0, 7.5], RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs));
+    }
+
+    [Fact]
+    public void ComputeLocalRates_Bottlenecked_CutsAggressiveToFairShareAndProbesLightOne()
+    {
+        // Σl = 18 > c = 10. Max-min shares: light 2 (its whole load), aggressive 8 of its 16, so ratio = 0.5.
+        var inputs = new RateInputsBuilder().Resource("cpu", 10)
+            .Workflow("aggressive", current: 90, loads: [16])
+            .Workflow("light", current: 20, loads: [2])
+            .Workflow("elsewhere", current: Inf, loads: [0])
+            .Workflow("forwarder", current: 30, downstream: 15, loads: [0])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+
+        Assert.Equal(45, rates[0]);
+        Assert.Equal(30, rates[1]);
+        Assert.Equal(Inf, rates[2]);
+        Assert.Equal(15, rates[3]);
+    }
+
+    [Fact]
+    public void ComputeLocalRates_BottleneckedNeverLimited_CutsFromMeasuredRate()
+    {
+        var inputs = new RateInputsBuilder().Resource("cpu", 10)
+            .Workflow("admitted", current: Inf, arrival: 100, admitted: 80, loads: [16])
+            .Workflow("arrival-only", current: Inf, arrival: 12, admitted: 0, loads: [2])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+
+        Assert.Equal([40.0, 22.0], rates);
+    }
+
+    [Fact]
+    public void ComputeLocalRates_PicksMostOverloadedResource()
+    {
+        // r1 has spare capacity (φ = 0.5), r2 is overloaded (φ = −1): k′ = r2, shares 1 and 1 of loads 3 and 1.
+        var inputs = new RateInputsBuilder().Resource("r1", 10).Resource("r2", 2)
+            .Workflow("a", current: 60, loads: [4, 3])
+            .Workflow("b", current: 10, loads: [1, 1])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+
+        Assert.Equal(20, rates[0], 9);
+        Assert.Equal(20, rates[1], 9);
+    }
+
+    [Fact]
+    public void ComputeLocalRates_CutBelowMinimum_ClampsToMinimumRate()
+    {
+        var inputs = new RateInputsBuilder().Resource("cpu", 10)
+            .Workflow("a", current: 1.5, loads: [16])
+            .Workflow("b", current: 20, loads: [2])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { MinimumRate = 1 }), inputs);
+
+        Assert.Equal(1, rates[0]);
+    }
+
+    [Fact]
+    public void ComputeLocalRates_ClosedLoop_AggressiveSettlesNearFairShareLightKeepsDemand()
+    {
+        // One resource of 10 permits; each request holds a permit for 0.1 s, so load = admitted rate × 0.1.
+        // Demands: aggressive 150 req/s (load 15), light 25 req/s (load 2.5). Fair: light 2.5, aggressive 7.5 = 75 req/s.
+        const double ServiceTime = 0.1;
+        double[] arrival = [150, 25];
+        double[] sigma = [Inf, Inf];
+        var policy = new BottleneckFairnessPolicy();
+        for (var step = 0; step < 60; step++)
+        {
+            var admitted = new[] { Math.Min(sigma[0], arrival[0]), Math.Min(sigma[1], arrival[1]) };
+            if (step >= 1)
+            {
+                // After the first cut the aggressive workflow is never pushed below its fair share, and the light one is never limited.
+                Assert.InRange(admitted[0], 75 - 1e-9, 85 + 1e-9);
+                Assert.Equal(25, admitted[1]);
+            }
+
+            var inputs = new RateInputsBuilder().Resource("cpu", 10)
+                .Workflow("aggressive", sigma[0], arrival: arrival[0], admitted: admitted[0], loads: [admitted[0] * ServiceTime])
+                .Workflow("light", sigma[1], arrival: arrival[1], admitted: admitted[1], loads: [admitted[1] * ServiceTime])
+                .Build();
+            sigma = RateInputsBuilder.Run(policy, inputs);
+        }
+
+        // The aggressive workflow probes at most one step (β = 10) above its fair share of 75 req/s.
+        Assert.InRange(sigma[0], 75 - 1e-9, 85 + 1e-9);
+    }
+
+    [Fact]
+    public void ComputeLocalRates_SteadyState_DoesNotAllocate()
+    {
+        var inputs = new RateInputsBuilder().Resource("cpu", 10)
+            .Workflow("a", current: 90, loads: [16])
+            .Workflow("b", current: 20, loads: [2])
+            .Build();
+        var policy = new BottleneckFairnessPolicy();
+        var rates = new double[2];
+        policy.ComputeLocalRates(inputs, rates, 0);
+
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        policy.ComputeLocalRates(inputs, rates, 0);
+
+        Assert.Equal(before, GC.GetAllocatedBytesForCurrentThread());
+    }
+
+    [Fact]
+    public void CreateFactory_Defaults_NamedAndCreatesOnePolicyPerProcess()
+    {
+        var factory = BottleneckFairnessPolicy.CreateFactory();
+        var context = new RateLimitPolicyContext(new WorkflowRegistry(), TimeSpan.FromMilliseconds(100));
+
+        Assert.Equal(RateLimitPolicies.BottleneckFairness, factory.Name);
+        Assert.IsType<BottleneckFairnessPolicy>(factory.Create(context));
+        Assert.NotSame(factory.Create(context), factory.Create(context));
+    }
+
+    [Fact]
+    public void CreateFactory_OptionsEditedAfterwards_KeepsSnapshot()
+    {
+        var options = new BottleneckFairnessOptions();
+        var factory = BottleneckFairnessPolicy.CreateFactory(options);
+        options.ProbeFactor = -1;
+
+        var policy = factory.Create(new RateLimitPolicyContext(new WorkflowRegistry(), TimeSpan.FromMilliseconds(100)));
+
+        Assert.Equal([25.0], RateInputsBuilder.Run(policy, new RateInputsBuilder().Workflow("a", current: 5).Build()));
+    }
+
+    [Theory]
+    [InlineData(nameof(BottleneckFairnessOptions.ProbeFactor), 0)]
+    [InlineData(nameof(BottleneckFairnessOptions.ProbeFactor), -1)]
+    [InlineData(nameof(BottleneckFairnessOptions.ProbeFactor), double.NaN)]
+    [InlineData(nameof(BottleneckFairnessOptions.ProbeFactor), double.PositiveInfinity)]
+    [InlineData(nameof(BottleneckFairnessOptions.InitialRate), 0)]
+    [InlineData(nameof(BottleneckFairnessOptions.InitialRate), double.PositiveInfinity)]
+    [InlineData(nameof(BottleneckFairnessOptions.MinimumRate), 0)]
+    [InlineData(nameof(BottleneckFairnessOptions.MinimumRate), double.NaN)]
+    public void CreateFactory_InvalidOptions_Throws(string option, double value)
+    {
+        var options = new BottleneckFairnessOptions();
+        typeof(BottleneckFairnessOptions).GetProperty(option)!.SetValue(options, value);
+
+        var error = Assert.Throws<ArgumentOutOfRangeException>(() => BottleneckFairnessPolicy.CreateFactory(options));
+
+        Assert.Equal(option, error.ParamName);
+    }
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Policies.Registration;
+using Cicero.Policies.Scheduling;
+using Cicero.RateAdaptation;
+using Cicero.Resources;
+using Cicero.Workflows;
+
+namespace Cicero.Policies.Tests.Registration;
+
+public class PolicyCatalogTests
+{
+    private readonly WorkflowRegistry _registry = new();
+
+    [Fact]
+    public void Default_HasEveryBuiltInName()
+    {
+        var catalog = PolicyCatalog.Default;
+
+        Assert.Equal(["cake-shares", "drr", "edf", "fifo", "lasf", "lstf", "priority", "sjf", "srtf"], catalog.SchedulerNames);
+        Assert.Equal(["bottleneck-fairness", "min-throughput", "pass-through", "static"], catalog.RateLimitPolicyNames);
+        Assert.Equal(["deadline-feasibility", "never", "queue-length"], catalog.DropPolicyNames);
+    }
+
+    [Theory]
+    [InlineData("fifo", typeof(FifoScheduler))]
+    [InlineData("DRR", typeof(DeficitRoundRobinScheduler))]
+    [InlineData("edf", typeof(EarliestDeadlineFirstScheduler))]
+    [InlineData("lstf", typeof(LeastSlackTimeFirstScheduler))]
+    [InlineData("srtf", typeof(ShortestRemainingTimeFirstScheduler))]
+    [InlineData("lasf", typeof(LeastAttainedServiceScheduler))]
+    [InlineData("sjf", typeof(ShortestJobFirstScheduler))]
+    [InlineData("priority", typeof(StrictPriorityScheduler))]
+    [InlineData("cake-shares", typeof(CakeShareScheduler))]
+    public void GetScheduler_ByName_CreatesThatScheduler(string name, Type expected)
+    {
+        var scheduler = PolicyCatalog.Default.GetScheduler(name).Create(new SubtaskSchedulerContext("r", 4, TimeSpan.TicksPerSecond, _registry));
+
+        Assert.IsType(expected, scheduler);
+    }
+
+    [Fact]
+    public void GetScheduler_UnknownName_ListsKnownOnes()
+    {
+        var error = Assert.Throws<ArgumentException>(() => PolicyCatalog.Default.GetScheduler("edff"));
+
+        Assert.Contains("Unknown sub-task scheduler 'edff'", error.Message, StringComparison.Ordinal);
+        Assert.Contains("edf, fifo", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void GetRateLimitPolicy_CakeSlo_ExplainsHowToRegisterIt()
+    {
+        var error = Assert.Throws<ArgumentException>(() => PolicyCatalog.Default.GetRateLimitPolicy("cake-slo"));
+
+        Assert.Contains("CakeSloController.CreateFactory", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Builder_DuplicateName_Fails_ButReplaceSwaps()
+    {
+        var builder = PolicyCatalogBuilder.CreateDefault();
+        var options = new DeficitRoundRobinOptions { CostSource = SubtaskCostSource.Declared };
+
+        Assert.Throws<ArgumentException>(() => builder.AddScheduler(DeficitRoundRobinScheduler.CreateFactory(options)));
+        var catalog = builder.ReplaceScheduler(DeficitRoundRobinScheduler.CreateFactory(options)).Build();
+
+        Assert.IsType<DeficitRoundRobinScheduler>(catalog.GetScheduler("drr").Create(new SubtaskSchedulerContext("r", 1, 1, _registry)));
+    }
+
+    [Fact]
+    public void GetRateLimitPolicy_BottleneckFairness_CreatesPolicy()
+    {
+        var policy = PolicyCatalog.Default.GetRateLimitPolicy("bottleneck-fairness")
+            .Create(new RateLimitPolicyContext(_registry, TimeSpan.FromMilliseconds(100)));
+
+        Assert.IsType<Cicero.Policies.RateLimiting.BottleneckFairnessPolicy>(policy);
+    }
+}
