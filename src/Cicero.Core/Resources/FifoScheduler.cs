@@ -23,19 +23,7 @@ public sealed class FifoScheduler : ISubtaskScheduler
     public bool TryDequeue(long now, out SubtaskTicket ticket) => _queue.TryPopFront(out ticket);
 
     /// <inheritdoc />
-    public bool TryRemove(in SubtaskTicket ticket)
-    {
-        for (var i = 0; i < _queue.Count; i++)
-        {
-            if (_queue[i].Id == ticket.Id)
-            {
-                _queue.RemoveAt(i);
-                return true;
-            }
-        }
-
-        return false;
-    }
+    public bool TryRemove(in SubtaskTicket ticket) => _queue.TryRemoveById(ticket.Id);
 
     /// <inheritdoc />
     public void OnCompleted(in SubtaskCompletion completion)

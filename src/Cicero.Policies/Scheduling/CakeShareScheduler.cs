@@ -208,17 +208,13 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
             return false;
         }
 
-        for (var i = 0; i < flow.Queue.Count; i++)
+        if (!flow.Queue.TryRemoveById(ticket.Id))
         {
-            if (flow.Queue[i].Id == ticket.Id)
-            {
-                flow.Queue.RemoveAt(i);
-                _count--;
-                return true;
-            }
+            return false;
         }
 
-        return false;
+        _count--;
+        return true;
     }
 
     /// <inheritdoc />

@@ -141,23 +141,19 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
             return false;
         }
 
-        for (var i = 0; i < flow.Queue.Count; i++)
+        if (!flow.Queue.TryRemoveById(ticket.Id))
         {
-            if (flow.Queue[i].Id == ticket.Id)
-            {
-                flow.Queue.RemoveAt(i);
-                _count--;
-                if (flow.Queue.Count == 0)
-                {
-                    Deactivate(flow);
-                    RemoveActive(ticket.Workflow.Index);
-                }
-
-                return true;
-            }
+            return false;
         }
 
-        return false;
+        _count--;
+        if (flow.Queue.Count == 0)
+        {
+            Deactivate(flow);
+            RemoveActive(ticket.Workflow.Index);
+        }
+
+        return true;
     }
 
     /// <inheritdoc />
