@@ -203,12 +203,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     public bool TryRemove(in SubtaskTicket ticket)
     {
         var flow = _flows[ticket.Workflow.Index];
-        if (flow is null)
-        {
-            return false;
-        }
-
-        if (!flow.Queue.TryRemoveById(ticket.Id))
+        if (flow is null || !flow.Queue.TryRemoveById(ticket.Id))
         {
             return false;
         }

@@ -136,12 +136,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     public bool TryRemove(in SubtaskTicket ticket)
     {
         var flow = _flows[ticket.Workflow.Index];
-        if (flow is null)
-        {
-            return false;
-        }
-
-        if (!flow.Queue.TryRemoveById(ticket.Id))
+        if (flow is null || !flow.Queue.TryRemoveById(ticket.Id))
         {
             return false;
         }
