@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Policies.ReplicaSelection;
+
+/// <summary>
+/// C3's per-replica rate control (Algorithm 2): a token bucket whose sending rate (requests per window δ) follows a
+/// cubic curve towards the receive rate. When the client sends faster than the replica answers, the rate is cut to
+/// rate × β and the saturation rate R0 remembered; when it answers faster, the rate grows along
+/// γ·(ΔT − ∛(β·R0/γ))³ + R0 (steep far below R0, flat in the saddle near it, probing beyond), by at most s_max per
+/// step. A decrease must wait the hysteresis period after an increase.
+/// </summary>
+/// <remarks>A state machine driven by timestamps; not thread-safe (the replica-group engine serialises calls).</remarks>
+public sealed class CubicRateController
+{
+    private readonly CubicRateOptions _options;
+    private readonly double _frequency;
+    private readonly long _window;
+    private readonly long _hysteresis;
+    private long _windowStart;
+    private long _lastRefill;
+    private long _lastDecrease;
+    private long _lastIncrease;
+    private int _received;
+
+    /// <summary>Creates a controller starting at the initial rate with a full bucket.</summary>
+    /// <param name="options">The rate options.</param>
+    /// <param name="timestampFrequency">Timestamps per second.</param>
+    /// <param name="now">The current timestamp.</param>
+    public CubicRateController(CubicRateOptions options, long timestampFrequency, long now)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(timestampFrequency);
+        options.Validate();
+        _options = options;
+        _frequency = timestampFrequency;
+        _window = Math.Max(1, (long)(options.Window.TotalSeconds * timestampFrequency));
+        _hysteresis = (long)(options.HysteresisWindows * _window);
+        SendingRate = options.InitialRate;
+        SaturationRate = options.InitialRate;
+        Tokens = options.MaxTokens;
+        _windowStart = _lastRefill = _lastDecrease = now;
+        _lastIncrease = long.MinValue / 2;
+    }
+
+    /// <summary>Gets the sending rate (srate), requests per window.</summary>
+    public double SendingRate { get; private set; }
+
+    /// <summary>Gets the smoothed receive rate (rrate), responses per window.</summary>
+    public double ReceiveRate { get; private set; }
+
+    /// <summary>Gets R0, the sending rate at the last decrease.</summary>
+    public double SaturationRate { get; private set; }
+
+    /// <summary>Gets the tokens in the bucket at the last refill.</summary>
+    public double Tokens { get; private set; }
+
+    /// <summary>Gets whether a request may be sent now.</summary>
+    /// <param name="now">The current timestamp.</param>
+    /// <returns><see langword="true"/> if a token is available.</returns>
+    public bool HasToken(long now)
+    {
+        Refill(now);
+        return Tokens >= 1;
+    }
+
+    /// <summary>Takes a token if one is available.</summary>
+    /// <param name="now">The current timestamp.</param>
+    /// <returns><see langword="true"/> if a token was taken.</returns>
+    public bool TryConsume(long now)
+    {
+        Refill(now);
+        if (Tokens < 1)
+        {
+            return false;
+        }
+
+        Tokens -= 1;
+        return true;
+    }
+
+    /// <summary>Gets how long until a token is available, in timestamps (0 if one is).</summary>
+    /// <param name="now">The current timestamp.</param>
+    /// <returns>The wait.</returns>
+    public long TimeUntilToken(long now)
+    {
+        Refill(now);
+        return Tokens >= 1 ? 0 : (long)Math.Ceiling((1 - Tokens) / SendingRate * _window);
+    }
+
+    /// <summary>Records a response and adapts the sending rate (Algorithm 2, lines 3-11).</summary>
+    /// <param name="now">When the response arrived.</param>
+    public void OnResponse(long now)
+    {
+        RollWindows(now);
+        _received++;
+        if (SendingRate > ReceiveRate && now - _lastIncrease > _hysteresis)
+        {
+            // Skipped while nothing has been received yet: a zero receive rate says nothing about the replica.
+            if (ReceiveRate > 0)
+            {
+                Refill(now);
+                SaturationRate = SendingRate;
+                SendingRate = Math.Max(SendingRate * _options.Beta, _options.MinRate);
+                _lastDecrease = now;
+            }
+        }
+        else if (SendingRate < ReceiveRate)
+        {
+            Refill(now);
+            var elapsedMs = (now - _lastDecrease) * 1000.0 / _frequency;
+            _lastIncrease = now;
+            SendingRate = Math.Max(_options.MinRate, Math.Min(SendingRate + _options.MaxStep, CubicRate(elapsedMs)));
+        }
+    }
+
+    /// <summary>The cubic curve: the rate ΔT ms after the last decrease, given R0.</summary>
+    /// <param name="elapsedMs">ΔT in milliseconds.</param>
+    /// <returns>γ·(ΔT − ∛(β·R0/γ))³ + R0.</returns>
+    public double CubicRate(double elapsedMs)
+    {
+        var saddle = Math.Cbrt(_options.Beta * SaturationRate / _options.Gamma);
+        var offset = elapsedMs - saddle;
+        return (_options.Gamma * offset * offset * offset) + SaturationRate;
+    }
+
+    private void Refill(long now)
+    {
+        if (now > _lastRefill)
+        {
+            Tokens = Math.Min(_options.MaxTokens, Tokens + ((double)(now - _lastRefill) / _window * SendingRate));
+            _lastRefill = now;
+        }
+    }
+
+    private void RollWindows(long now)
+    {
+        var weight = _options.ReceiveRateWeight;
+        var closed = (now - _windowStart) / _window;
+        if (closed <= 0)
+        {
+            return;
+        }
+
+        // The window that just closed counts what was received; every empty window after it decays the rate.
+        ReceiveRate = (weight * _received) + ((1 - weight) * ReceiveRate);
+        ReceiveRate *= Math.Pow(1 - weight, Math.Min(closed - 1, 10_000));
+        _received = 0;
+        _windowStart += closed * _window;
+    }
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Policies.ReplicaSelection;
+
+namespace Cicero.Policies.Tests.ReplicaSelection;
+
+/// <summary>C3's Algorithm 2 with the paper's parameters: β = 0.2, γ = 4e-6, δ = 20 ms, hysteresis 2 δ, s_max = 10.</summary>
+public class CubicRateControllerTests
+{
+    private const long Frequency = TimeSpan.TicksPerSecond;
+
+    [Fact]
+    public void CubicRate_SaddleAtR0AfterHundredMs_SteepBelow_ProbingBeyond()
+    {
+        var controller = Create(initialRate: 20);
+
+        // K = ∛(β·R0/γ) = ∛(0.2 · 20 / 4e-6) = ∛1e6 = 100 ms.
+        Assert.Equal(16, controller.CubicRate(0), 9);            // (1 − β)·R0 right after a decrease
+        Assert.Equal(19.5, controller.CubicRate(50), 9);         // 20 − 4e-6 · 50³
+        Assert.Equal(20, controller.CubicRate(100), 9);          // the saddle: R0
+        Assert.Equal(20.004, controller.CubicRate(110), 9);      // flat near it
+        Assert.Equal(24, controller.CubicRate(200), 9);          // probing beyond
+        Assert.True(controller.CubicRate(10) - controller.CubicRate(0) > 100 * (controller.CubicRate(105) - controller.CubicRate(95)));
+    }
+
+    [Fact]
+    public void OnResponse_DecreaseWhenSendingExceedsReceiving_SkippedWhileReceiveRateIsZero()
+    {
+        var controller = Create(initialRate: 10);
+        for (var i = 0; i < 50; i++)
+        {
+            controller.OnResponse(Ms(10));
+        }
+
+        // Receive rate still 0 in the first window: no decrease.
+        Assert.Equal(10, controller.SendingRate);
+
+        // The window closes with 50 responses: rrate = 0.1 · 50 = 5 < 10 → srate = 0.2 · 10, R0 = 10.
+        controller.OnResponse(Ms(20));
+        Assert.Equal(5, controller.ReceiveRate, 9);
+        Assert.Equal(2, controller.SendingRate, 9);
+        Assert.Equal(10, controller.SaturationRate, 9);
+    }
+
+    [Fact]
+    public void OnResponse_LowRateGrowsSteeply_ThenHysteresisBlocksDecrease()
+    {
+        var controller = Create(initialRate: 10);
+        for (var i = 0; i < 50; i++)
+        {
+            controller.OnResponse(Ms(10));
+        }
+
+        controller.OnResponse(Ms(20));                           // decrease at 20 ms: srate 2, R0 10, rrate 5
+        controller.OnResponse(Ms(40));                           // window 2 had 1 response: rrate = 0.1 + 0.9 · 5 = 4.6 > 2
+
+        // ΔT = 20 ms, K = ∛(0.2 · 10 / 4e-6) = 79.37 ms: R = 4e-6 · (20 − 79.37)³ + 10 = 9.163; min(2 + 10, 9.163).
+        var expected = (4e-6 * Math.Pow(20 - Math.Cbrt(5e5), 3)) + 10;
+        Assert.Equal(4.6, controller.ReceiveRate, 9);
+        Assert.Equal(expected, controller.SendingRate, 9);
+
+        // srate > rrate now, but within 2 windows (40 ms) of the increase no decrease happens.
+        controller.OnResponse(Ms(41));
+        Assert.Equal(expected, controller.SendingRate, 9);
+
+        controller.OnResponse(Ms(81));
+        Assert.Equal(expected * 0.2, controller.SendingRate, 9);
+    }
+
+    [Fact]
+    public void OnResponse_IncreaseIsCappedAtMaxStep()
+    {
+        var controller = Create(initialRate: 100);
+        for (var i = 0; i < 250; i++)
+        {
+            controller.OnResponse(Ms(10));
+        }
+
+        controller.OnResponse(Ms(20));                           // rrate = 25 < 100: decrease to srate 20, R0 = 100
+        Assert.Equal(20, controller.SendingRate, 9);
+
+        // Now srate 20 < rrate 25: the curve allows (1 − β) · R0 = 80 at ΔT = 0, but one step adds at most s_max = 10.
+        controller.OnResponse(Ms(20));
+        Assert.Equal(30, controller.SendingRate, 9);
+        controller.OnResponse(Ms(20));
+        Assert.Equal(30, controller.SendingRate, 9);             // 30 > rrate now: no increase, and hysteresis blocks a decrease
+    }
+
+    [Fact]
+    public void TryConsume_TokensRefillAtTheSendingRate_UpToMaxTokens()
+    {
+        var controller = Create(initialRate: 10);
+        for (var i = 0; i < 10; i++)
+        {
+            Assert.True(controller.TryConsume(0));
+        }
+
+        Assert.False(controller.TryConsume(0));
+        Assert.Equal(Ms(2), controller.TimeUntilToken(0));       // 10 tokens per 20 ms: one every 2 ms
+        Assert.True(controller.TryConsume(Ms(2)));
+        Assert.True(controller.HasToken(Ms(1000)));
+        Assert.Equal(10, controller.Tokens, 9);
+    }
+
+    [Fact]
+    public void Options_Invalid_Throw()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { Beta = 1 }, Frequency, 0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { Gamma = 0 }, Frequency, 0));
+    }
+
+    private static long Ms(double milliseconds) => (long)(milliseconds * Frequency / 1000);
+
+    private static CubicRateController Create(double initialRate) =>
+        new(new CubicRateOptions { InitialRate = initialRate }, Frequency, 0);
+}
