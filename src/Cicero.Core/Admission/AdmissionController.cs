@@ -335,7 +335,9 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         var due = long.MaxValue;
         foreach (var index in _waiting)
         {
+            // Refill first: a bucket last refilled long ago would otherwise look emptier than it is and push the timer out.
             var bucket = _limiters[index]!.Bucket;
+            bucket.Refill(now);
             var wait = bucket.TimeUntil(bucket.Deficit);
             if (wait != long.MaxValue)
             {

@@ -24,6 +24,7 @@ internal sealed class WaitNode<T, TPayload> : IValueTaskSource<T>
     private ManualResetValueTaskSourceCore<T> _core;
     private CancellationToken _cancellationToken;
     private CancellationTokenRegistration _registration;
+    private int _consumed;
 
     public WaitNode(IWaitNodeOwner<T, TPayload> owner)
     {
@@ -48,6 +49,7 @@ internal sealed class WaitNode<T, TPayload> : IValueTaskSource<T>
         _core.Reset();
         _core.RunContinuationsAsynchronously = runContinuationsAsynchronously;
         _cancellationToken = cancellationToken;
+        _consumed = 0;
         IsQueued = true;
     }
 
@@ -68,6 +70,12 @@ internal sealed class WaitNode<T, TPayload> : IValueTaskSource<T>
 
     public T GetResult(short token)
     {
+        // Reading the result twice would return the node to the pool twice and hand it to two later waiters.
+        if (token != _core.Version || Interlocked.Exchange(ref _consumed, 1) != 0)
+        {
+            throw new InvalidOperationException("A Cicero wait was awaited more than once; a ValueTask may be consumed only once.");
+        }
+
         try
         {
             return _core.GetResult(token);

@@ -85,6 +85,18 @@ public sealed class WorkflowModel
         }
     }
 
+    /// <summary>Gets the number of distinct callers whose demand is tracked (at least 1).</summary>
+    public int CallerCount
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return Math.Max(1, _callers.Count);
+            }
+        }
+    }
+
     /// <summary>Counts an arriving request.</summary>
     /// <param name="caller">The calling process, if known; demand is tracked per caller for rate answers.</param>
     public void RecordArrival(string? caller = null)

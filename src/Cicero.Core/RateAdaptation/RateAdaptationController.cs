@@ -46,6 +46,7 @@ public sealed class RateAdaptationController : IDisposable
     private ITimer? _timer;
     private CancellationTokenSource? _stopping;
     private int _running;
+    private long _skippedTicks;
 
     /// <summary>Creates a controller.</summary>
     /// <param name="options">Process id, quantile, interval and hold time.</param>
@@ -93,7 +94,7 @@ public sealed class RateAdaptationController : IDisposable
     public long Steps { get; private set; }
 
     /// <summary>Gets the number of timer ticks skipped because the previous step was still running.</summary>
-    public long SkippedTicks { get; private set; }
+    public long SkippedTicks => Interlocked.Read(ref _skippedTicks);
 
     /// <summary>Gets the last exception thrown by a periodic step (for example by the local policy), if any.</summary>
     public Exception? LastError { get; private set; }
@@ -234,7 +235,10 @@ public sealed class RateAdaptationController : IDisposable
                     throw new InvalidOperationException(
                         $"Rate-limit policy {_policy.GetType().Name} returned {local[i]} for workflow '{registry[i].Id}'; rates must be non-negative (or +∞).");
                 }
+            }
 
+            for (var i = 0; i < count; i++)
+            {
                 var announced = Math.Min(local[i], _downstream[i]);
                 changed |= !_stepped[i] || !announced.Equals(_announced[i]);
                 _announced[i] = announced;
@@ -386,7 +390,7 @@ public sealed class RateAdaptationController : IDisposable
                 var workflowModel = _model.Find(i);
                 var granted = workflowModel is null
                     ? sigma
-                    : RateAggregation.ShareForCaller(sigma, workflowModel.GetCallerRate(caller), workflowModel.ArrivalRate);
+                    : RateAggregation.ShareForCaller(sigma, workflowModel.GetCallerRate(caller), workflowModel.ArrivalRate, workflowModel.CallerCount);
                 rates.Add(new WorkflowRate(registry[i].Id, granted));
             }
         }
@@ -431,7 +435,7 @@ public sealed class RateAdaptationController : IDisposable
     {
         if (Interlocked.CompareExchange(ref _running, 1, 0) != 0)
         {
-            SkippedTicks++;
+            Interlocked.Increment(ref _skippedTicks);
             return;
         }
 
@@ -497,10 +501,13 @@ public sealed class RateAdaptationController : IDisposable
             var n = 0;
             foreach (var instance in service.Instances)
             {
-                if (!IsUsable(instance, now) || !instance.Rates.TryGetValue(workflowId, out var answer))
+                if (!IsUsable(instance, now))
                 {
                     continue;
                 }
+
+                // An instance that does not list the workflow does not limit it: it counts as +∞ in the quantile.
+                var answer = instance.Rates.TryGetValue(workflowId, out var listed) ? listed : double.PositiveInfinity;
 
                 // Only the instances this caller actually sends to speak for it; before any call, assume an even spread.
                 var fraction = used > 0 ? workflowModel.GetInstanceFraction(serviceName, instance.Name) : 1.0 / usable;

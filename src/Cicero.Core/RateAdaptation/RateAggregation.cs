@@ -57,22 +57,26 @@ public static class RateAggregation
 
     /// <summary>
     /// The rate a downstream instance grants one caller for a workflow: its σ in proportion to the caller's share of
-    /// the demand. While demand is below σ, every caller also gets the unused headroom, so a caller whose demand
-    /// is small can still grow.
+    /// the demand. While demand is below σ, the unused headroom is split equally among the callers, so a caller with
+    /// little demand can still grow; and no caller gets less than σ / (2k), so a caller whose demand has decayed (or a
+    /// new one) is never locked out at zero.
     /// </summary>
     /// <param name="rate">The instance's announced σ for the workflow.</param>
     /// <param name="callerDemand">The caller's measured request rate for the workflow.</param>
     /// <param name="totalDemand">All callers' measured request rate for the workflow.</param>
+    /// <param name="callerCount">k, the number of callers sharing the workflow here (at least 1).</param>
     /// <returns>The rate granted to the caller.</returns>
-    public static double ShareForCaller(double rate, double callerDemand, double totalDemand)
+    public static double ShareForCaller(double rate, double callerDemand, double totalDemand, int callerCount = 1)
     {
         if (double.IsPositiveInfinity(rate) || totalDemand <= 0)
         {
             return rate;
         }
 
+        var callers = Math.Max(1, callerCount);
         var demand = Math.Clamp(callerDemand, 0, totalDemand);
-        return totalDemand < rate ? demand + (rate - totalDemand) : rate * (demand / totalDemand);
+        var share = totalDemand < rate ? demand + ((rate - totalDemand) / callers) : rate * (demand / totalDemand);
+        return Math.Max(share, rate / (2.0 * callers));
     }
 
     internal static void ValidateQuantile(double quantile)

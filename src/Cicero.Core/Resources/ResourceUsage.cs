@@ -7,6 +7,8 @@ namespace Cicero.Resources;
 /// <summary>Per-workflow accounting of one resource: load l and service times. Guarded by the resource's lock.</summary>
 internal sealed class ResourceUsage
 {
+    private const int MaxTypedEntries = 4096;
+
     private readonly WorkflowUsage[] _byWorkflow;
     private readonly Dictionary<(int Workflow, int Type), Ewma> _byType = [];
     private readonly double _loadWeight;
@@ -35,7 +37,8 @@ internal sealed class ResourceUsage
         }
 
         usage.ServiceTime.Update(seconds);
-        if (subtaskType != 0)
+        // Sub-task types come from callers; past a bound, new ones are folded into the workflow's overall average.
+        if (subtaskType != 0 && (_byType.Count < MaxTypedEntries || _byType.ContainsKey((workflow, subtaskType))))
         {
             var key = (workflow, subtaskType);
             var average = _byType.TryGetValue(key, out var existing) ? existing : new Ewma(_sampleWeight);

@@ -243,7 +243,8 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
         }
 
         // Otherwise it needs a shared permit: capacity − Σ reservations, minus permits held beyond reservations.
-        var shared = Capacity - Volatile.Read(ref _totalReserved);
+        // At least one permit stays shared, even if capacity shrank below the reservations, so no workflow starves.
+        var shared = Math.Max(1, Capacity - Volatile.Read(ref _totalReserved));
         var used = 0;
         for (var i = 0; i < _busy.Count; i++)
         {

@@ -194,4 +194,25 @@ public class AdmissionControllerTests
 
     private AdmissionController Create() =>
         new(_registry, null, null, _clock, new AdmissionOptions { RunContinuationsAsynchronously = false });
+
+    [Fact]
+    public async Task AdmitAsync_OtherWorkflowsArrivals_DoNotPostponeAQueuedRequest()
+    {
+        // Regression: re-arming the shared timer from stale buckets pushed A's release out on every B arrival.
+        using var admission = Create();
+        admission.Configure("a", new RateLimiterProperties(1, Burst: 1, QueueLimit: 4));
+        admission.Configure("b", new RateLimiterProperties(0, Burst: 1, QueueLimit: 1000));
+        Assert.True(admission.TryAdmit(RequestContext.Start("a", _clock)).IsAdmitted);
+        Assert.True(admission.TryAdmit(RequestContext.Start("b", _clock)).IsAdmitted);
+        var queued = admission.AdmitAsync(RequestContext.Start("a", _clock)).AsTask();
+
+        for (var i = 0; i < 4; i++)
+        {
+            _clock.Advance(TimeSpan.FromMilliseconds(400));
+            _ = admission.AdmitAsync(RequestContext.Start("b", _clock)).AsTask();
+        }
+
+        Assert.True(queued.IsCompletedSuccessfully);
+        Assert.True((await queued).IsAdmitted);
+    }
 }

@@ -76,13 +76,15 @@ public class RateAggregationTests
     }
 
     [Theory]
-    [InlineData(100, 150, 200, 75)]     // saturated: proportional share
-    [InlineData(100, 50, 200, 25)]
-    [InlineData(100, 30, 40, 90)]       // spare 60 added to each caller's demand
-    [InlineData(100, 10, 40, 70)]
-    [InlineData(100, 0, 0, 100)]        // no demand measured yet: the whole rate
-    public void ShareForCaller_ProportionalToDemand(double rate, double caller, double total, double expected)
+    [InlineData(100, 150, 200, 2, 75)]      // saturated: proportional share
+    [InlineData(100, 50, 200, 2, 25)]
+    [InlineData(100, 30, 40, 2, 60)]        // spare 60 split between the two callers: 30 + 30
+    [InlineData(100, 10, 40, 2, 40)]        // 10 + 30
+    [InlineData(100, 0, 0, 1, 100)]         // no demand measured yet: the whole rate
+    [InlineData(100, 0, 400, 4, 12.5)]      // a caller with no demand left still gets σ / 2k, never 0
+    [InlineData(100, 1, 400, 4, 12.5)]
+    public void ShareForCaller_ProportionalToDemand_WithHeadroomAndFloor(double rate, double caller, double total, int callers, double expected)
     {
-        Assert.Equal(expected, RateAggregation.ShareForCaller(rate, caller, total), 9);
+        Assert.Equal(expected, RateAggregation.ShareForCaller(rate, caller, total, callers), 9);
     }
 }

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Internal;
+
+namespace Cicero.ReplicaSelection;
+
+/// <summary>
+/// The client-side engine of one replica group (C3 Algorithm 1): it owns the replicas' outstanding counts and the
+/// backlog, asks the <see cref="IReplicaSelector"/> for each request, and feeds every response back to it. When the
+/// selector answers <see cref="ReplicaChoice.Backlog"/> (every replica over its rate), requests wait in FIFO order and
+/// are retried when a response arrives or when the selector says a replica will be available.
+/// </summary>
+/// <remarks>
+/// Thread-safe; the selector is called under the group's lock. A pick that does not wait completes synchronously and
+/// allocates nothing. Waiters are released by a timer on the injected <see cref="TimeProvider"/>, so a virtual clock
+/// drives the backlog deterministically. With <see cref="ReplicaGroupOptions.ServeLocally"/>, requests go straight to
+/// this process's own replica (Wu's local fast path).
+/// </remarks>
+public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
+{
+    private readonly Lock _lock = new();
+    private readonly IReplicaSelector _selector;
+    private readonly ReplicaGroupOptions _options;
+    private readonly TimeProvider _timeProvider;
+    private readonly Deque<WaitNode<ReplicaPick, int>> _backlog = new();
+    private readonly Stack<WaitNode<ReplicaPick, int>> _pool = new();
+    private readonly ITimer _timer;
+    private ReplicaState[] _replicas = [];
+    private long _timerDue = long.MaxValue;
+
+    /// <summary>Creates a replica group.</summary>
+    /// <param name="selector">The selection policy.</param>
+    /// <param name="options">Options; defaults when <see langword="null"/>.</param>
+    /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
+    public ReplicaGroup(IReplicaSelector selector, ReplicaGroupOptions? options = null, TimeProvider? timeProvider = null)
+    {
+        ArgumentNullException.ThrowIfNull(selector);
+        _options = options ?? new ReplicaGroupOptions();
+        _options.Validate();
+        _selector = selector;
+        _timeProvider = timeProvider ?? TimeProvider.System;
+        _timer = _timeProvider.CreateTimer(static state => ((ReplicaGroup)state!).Pump(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+    }
+
+    /// <summary>Gets a snapshot of the replicas.</summary>
+    public IReadOnlyList<ReplicaState> Replicas => Volatile.Read(ref _replicas);
+
+    /// <summary>Gets the number of requests waiting in the backlog.</summary>
+    public int BacklogLength
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _backlog.Count;
+            }
+        }
+    }
+
+    /// <summary>Sets the group's replicas; replicas that stay keep what was learned about them.</summary>
+    /// <param name="ids">The replica ids (addresses).</param>
+    public void SetReplicas(IEnumerable<string> ids)
+    {
+        ArgumentNullException.ThrowIfNull(ids);
+        lock (_lock)
+        {
+            var next = new List<ReplicaState>();
+            foreach (var id in ids)
+            {
+                if (next.Exists(r => r.Id == id))
+                {
+                    continue;
+                }
+
+                next.Add(Array.Find(_replicas, r => r.Id == id) ?? new ReplicaState(id));
+            }
+
+            Volatile.Write(ref _replicas, next.ToArray());
+        }
+
+        Pump();
+    }
+
+    /// <summary>Marks a replica down (skipped by selectors) or up again.</summary>
+    /// <param name="id">The replica id.</param>
+    /// <param name="isDown">Whether it is down.</param>
+    public void SetDown(string id, bool isDown)
+    {
+        lock (_lock)
+        {
+            foreach (var replica in _replicas)
+            {
+                if (replica.Id == id)
+                {
+                    replica.IsDown = isDown;
+                }
+            }
+        }
+
+        Pump();
+    }
+
+    /// <summary>Chooses the replica for a request, waiting in the backlog while every replica is over its rate.</summary>
+    /// <param name="cancellationToken">Cancels the wait.</param>
+    /// <returns>The pick, or a failure with its reason (empty group, all replicas down, backlog full).</returns>
+    /// <exception cref="OperationCanceledException">The wait was cancelled.</exception>
+    public ValueTask<ReplicaPick> PickAsync(CancellationToken cancellationToken = default)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<ReplicaPick>(cancellationToken);
+        }
+
+        WaitNode<ReplicaPick, int> waiter;
+        lock (_lock)
+        {
+            if (_options.ServeLocally && FindLocked(_options.LocalReplicaId!) is { IsDown: false } local)
+            {
+                return new ValueTask<ReplicaPick>(new ReplicaPick(local, isLocal: true, null));
+            }
+
+            var now = _timeProvider.GetTimestamp();
+            if (_backlog.Count == 0)
+            {
+                var choice = _selector.Choose(_replicas, now);
+                if (choice.Kind == ReplicaChoiceKind.Replica)
+                {
+                    return new ValueTask<ReplicaPick>(SendLocked(choice.Index, now));
+                }
+
+                if (choice.Kind == ReplicaChoiceKind.Fail)
+                {
+                    return new ValueTask<ReplicaPick>(new ReplicaPick(null, false, choice.Reason));
+                }
+            }
+
+            if (_backlog.Count >= _options.MaxBacklog)
+            {
+                return new ValueTask<ReplicaPick>(new ReplicaPick(null, false, $"The replica group's backlog is full ({_options.MaxBacklog} waiting)."));
+            }
+
+            waiter = _pool.Count > 0 ? _pool.Pop() : new WaitNode<ReplicaPick, int>(this);
+            waiter.Reset(_options.RunContinuationsAsynchronously, cancellationToken);
+            _backlog.PushBack(waiter);
+            ArmTimerLocked(now);
+        }
+
+        waiter.RegisterCancellation();
+        return waiter.AsValueTask();
+    }
+
+    /// <summary>Reports the response (or failure) of a request sent to <paramref name="replica"/>.</summary>
+    /// <param name="replica">The replica the pick returned; a replica no longer in the group is handled safely.</param>
+    /// <param name="feedback">What the response said.</param>
+    public void Complete(ReplicaState replica, in ReplicaFeedback feedback)
+    {
+        ArgumentNullException.ThrowIfNull(replica);
+        lock (_lock)
+        {
+            if (replica.Outstanding > 0)
+            {
+                replica.Outstanding--;
+            }
+
+            _selector.OnFeedback(replica, feedback, _timeProvider.GetTimestamp());
+        }
+
+        Pump();
+    }
+
+    /// <inheritdoc />
+    public void Dispose() => _timer.Dispose();
+
+    void IWaitNodeOwner<ReplicaPick, int>.OnCancelled(WaitNode<ReplicaPick, int> node)
+    {
+        lock (_lock)
+        {
+            if (!node.IsQueued)
+            {
+                return;
+            }
+
+            for (var i = 0; i < _backlog.Count; i++)
+            {
+                if (ReferenceEquals(_backlog[i], node))
+                {
+                    _backlog.RemoveAt(i);
+                    break;
+                }
+            }
+
+            node.IsQueued = false;
+        }
+
+        node.SetCanceled();
+    }
+
+    void IWaitNodeOwner<ReplicaPick, int>.Return(WaitNode<ReplicaPick, int> node)
+    {
+        lock (_lock)
+        {
+            if (_pool.Count < 256)
+            {
+                _pool.Push(node);
+            }
+        }
+    }
+
+    private void Pump()
+    {
+        while (true)
+        {
+            WaitNode<ReplicaPick, int>? waiter;
+            ReplicaPick pick;
+            lock (_lock)
+            {
+                var now = _timeProvider.GetTimestamp();
+                _timerDue = long.MaxValue;
+                if (!_backlog.TryPeekFront(out waiter))
+                {
+                    return;
+                }
+
+                var choice = _selector.Choose(_replicas, now);
+                if (choice.Kind == ReplicaChoiceKind.Backlog)
+                {
+                    ArmTimerLocked(now);
+                    return;
+                }
+
+                pick = choice.Kind == ReplicaChoiceKind.Replica ? SendLocked(choice.Index, now) : new ReplicaPick(null, false, choice.Reason);
+                _backlog.TryPopFront(out _);
+                waiter!.IsQueued = false;
+            }
+
+            waiter.SetResult(pick);
+        }
+    }
+
+    private ReplicaPick SendLocked(int index, long now)
+    {
+        var replica = _replicas[index];
+        replica.Outstanding++;
+        _selector.OnSent(replica, now);
+        return new ReplicaPick(replica, isLocal: false, null);
+    }
+
+    private void ArmTimerLocked(long now)
+    {
+        if (_backlog.Count == 0 || _selector is not IBackpressureAware aware || aware.TimeUntilAvailable(_replicas, now) is not { } wait)
+        {
+            return;
+        }
+
+        var due = now + Math.Max(1, wait);
+        if (due >= _timerDue)
+        {
+            return;
+        }
+
+        _timerDue = due;
+        var ticks = (long)Math.Ceiling((double)(due - now) * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency);
+        _timer.Change(TimeSpan.FromTicks(Math.Max(1, ticks)), Timeout.InfiniteTimeSpan);
+    }
+
+    private ReplicaState? FindLocked(string id) => Array.Find(_replicas, r => r.Id == id);
+}
