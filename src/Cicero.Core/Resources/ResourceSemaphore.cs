@@ -129,7 +129,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         }
     }
 
-    /// <summary>Gets the total load: the sum over workflows of the average permits held in the last interval.</summary>
+    /// <summary>Gets the total load: the sum over workflows of their demand (permits held plus sub-tasks waiting).</summary>
     public double TotalLoad
     {
         get
@@ -196,6 +196,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
             };
             waiter.Payload = ticket;
             _scheduler.Enqueue(ticket);
+            _usage.ChangeWaiting(workflow.Index, 1, now);
             permitFree = _inUse < _capacity;
         }
 
@@ -231,7 +232,10 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         GrantWaiters();
     }
 
-    /// <summary>Gets the workflow's load l: the average number of permits it held, smoothed over intervals.</summary>
+    /// <summary>
+    /// Gets the workflow's load l, its demand on the resource: the average number of permits it held plus the average
+    /// number of its sub-tasks waiting, smoothed over intervals. Σ l above the capacity means the resource is a bottleneck.
+    /// </summary>
     /// <param name="workflow">The workflow.</param>
     /// <returns>The load, in permits.</returns>
     public double GetLoad(WorkflowSlot workflow)
@@ -243,7 +247,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         }
     }
 
-    /// <summary>Gets the workflow's utilization of this resource: its load divided by the capacity.</summary>
+    /// <summary>Gets the workflow's utilization of this resource: the average permits it held divided by the capacity.</summary>
     /// <param name="workflow">The workflow.</param>
     /// <returns>The utilization in [0, 1] in steady state.</returns>
     public double GetUtilization(WorkflowSlot workflow)
@@ -251,7 +255,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         ArgumentNullException.ThrowIfNull(workflow);
         lock (_lock)
         {
-            return _usage.GetLoad(workflow.Index) / _capacity;
+            return _usage.GetBusy(workflow.Index) / _capacity;
         }
     }
 
@@ -283,7 +287,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
                 }
             }
 
-            _usage.CloseInterval(seconds, Registry.Count);
+            _usage.CloseInterval(seconds, Registry.Count, now);
         }
     }
 
@@ -363,6 +367,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
                 waiter = (WaitNode<SubtaskLease, SubtaskTicket>)ticket.Waiter!;
                 Debug.Assert(waiter.IsQueued, "A scheduler returned a ticket that is not waiting.");
                 waiter.IsQueued = false;
+                _usage.ChangeWaiting(ticket.Workflow.Index, -1, now);
                 lease = GrantLocked(ticket.Workflow, ticket.Context, ticket.SubtaskType, now, ticket.Cost);
                 waited = now - ticket.EnqueuedAt;
             }
@@ -425,6 +430,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
 
             var removed = _scheduler.TryRemove(waiter.Payload);
             Debug.Assert(removed, "A queued waiter was missing from its scheduler.");
+            _usage.ChangeWaiting(waiter.Payload.Workflow.Index, -1, _timeProvider.GetTimestamp());
             waiter.IsQueued = false;
         }
 

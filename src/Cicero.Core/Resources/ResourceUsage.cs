@@ -27,13 +27,23 @@ internal sealed class ResourceUsage
 
     public void AddBusy(int workflow, long ticks) => _byWorkflow[workflow].BusyTicks += ticks;
 
+    /// <summary>Changes the number of the workflow's sub-tasks waiting, accruing the time the previous count lasted.</summary>
+    public void ChangeWaiting(int workflow, int delta, long now)
+    {
+        MarkActive(workflow);
+        ref var usage = ref _byWorkflow[workflow];
+        usage.WaitingTicks += usage.Waiting * (now - usage.WaitingSince);
+        usage.Waiting += delta;
+        usage.WaitingSince = now;
+    }
+
     public void AddServiceSample(int workflow, int subtaskType, long ticks)
     {
         var seconds = (double)ticks / _frequency;
         ref var usage = ref _byWorkflow[workflow];
         if (!usage.Active)
         {
-            usage = new WorkflowUsage { Active = true, Load = new Ewma(_loadWeight), ServiceTime = new Ewma(_sampleWeight) };
+            usage = new WorkflowUsage { Active = true, Load = new Ewma(_loadWeight), Busy = new Ewma(_loadWeight), ServiceTime = new Ewma(_sampleWeight) };
         }
 
         usage.ServiceTime.Update(seconds);
@@ -52,11 +62,13 @@ internal sealed class ResourceUsage
         ref var usage = ref _byWorkflow[workflow];
         if (!usage.Active)
         {
-            usage = new WorkflowUsage { Active = true, Load = new Ewma(_loadWeight), ServiceTime = new Ewma(_sampleWeight) };
+            usage = new WorkflowUsage { Active = true, Load = new Ewma(_loadWeight), Busy = new Ewma(_loadWeight), ServiceTime = new Ewma(_sampleWeight) };
         }
     }
 
     public double GetLoad(int workflow) => _byWorkflow[workflow].Load.Value;
+
+    public double GetBusy(int workflow) => _byWorkflow[workflow].Busy.Value;
 
     public TimeSpan? GetServiceTime(int workflow, int subtaskType)
     {
@@ -71,7 +83,7 @@ internal sealed class ResourceUsage
         return usage.ServiceTime.HasValue ? TimeSpan.FromSeconds(usage.ServiceTime.Value) : null;
     }
 
-    public void CloseInterval(double seconds, int workflowCount)
+    public void CloseInterval(double seconds, int workflowCount, long now)
     {
         double total = 0;
         for (var i = 0; i < workflowCount && i < _byWorkflow.Length; i++)
@@ -82,9 +94,14 @@ internal sealed class ResourceUsage
                 continue;
             }
 
-            // Load is the average number of permits the workflow held over the interval.
-            usage.Load.Update((double)usage.BusyTicks / _frequency / seconds);
+            // Load is the demand on the resource: permits held plus sub-tasks waiting, averaged over the interval, so a
+            // saturated resource shows Σ load > capacity (a permit count alone can never exceed it).
+            usage.WaitingTicks += usage.Waiting * (now - usage.WaitingSince);
+            usage.WaitingSince = now;
+            usage.Busy.Update((double)usage.BusyTicks / _frequency / seconds);
+            usage.Load.Update((double)(usage.BusyTicks + usage.WaitingTicks) / _frequency / seconds);
             usage.BusyTicks = 0;
+            usage.WaitingTicks = 0;
             total += usage.Load.Value;
         }
 
@@ -95,7 +112,11 @@ internal sealed class ResourceUsage
     {
         public bool Active;
         public long BusyTicks;
+        public long WaitingTicks;
+        public long WaitingSince;
+        public int Waiting;
         public Ewma Load;
+        public Ewma Busy;
         public Ewma ServiceTime;
     }
 }

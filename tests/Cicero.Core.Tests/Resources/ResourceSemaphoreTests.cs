@@ -148,6 +148,26 @@ public class ResourceSemaphoreTests
     }
 
     [Fact]
+    public void CloseInterval_WaitingSubtasks_CountAsDemand_SoASaturatedResourceShowsNegativeSpare()
+    {
+        var resource = Create(capacity: 1, weight: 1.0);
+        var holder = _registry.Resolve("holder");
+        var queued = _registry.Resolve("queued");
+        var lease = Completed(resource.AcquireAsync(Context("holder")));
+        _ = Enumerable.Range(0, 3).Select(_ => resource.AcquireAsync(Context("queued")).AsTask()).ToArray();
+        _clock.Advance(TimeSpan.FromMilliseconds(100));
+
+        resource.CloseInterval(_clock.GetTimestamp(), 0.1);
+
+        Assert.Equal(1, resource.GetLoad(holder), 9);
+        Assert.Equal(3, resource.GetLoad(queued), 9);
+        Assert.Equal(4, resource.TotalLoad, 9);
+        Assert.Equal(0, resource.GetUtilization(queued), 9);
+        Assert.Equal(-3, new Cicero.RateAdaptation.ResourceRateInputs("disk", 1, resource.TotalLoad).SpareFraction, 9);
+        lease.Dispose();
+    }
+
+    [Fact]
     public void GetServiceTime_PerSubtaskType_IsTrackedSeparately()
     {
         var resource = Create(capacity: 1);
