@@ -16,7 +16,7 @@ namespace Cicero.Policies.ReplicaSelection;
 /// all piggybacked on responses. A replica with no feedback yet scores 0, so it is tried first. Scores are in
 /// milliseconds. Single-threaded by contract; per-replica state lives in <see cref="ReplicaState.SelectorState"/>.
 /// </remarks>
-public sealed class C3ReplicaSelector : IReplicaSelector
+public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
 {
     private const int StackLimit = 64;
     private readonly C3Options _options;
