@@ -4,6 +4,7 @@ using System.Collections.Frozen;
 using Cicero.Admission;
 using Cicero.Policies.RateLimiting;
 using Cicero.RateAdaptation;
+using Cicero.ReplicaSelection;
 using Cicero.Resources;
 
 namespace Cicero.Policies.Registration;
@@ -18,15 +19,18 @@ public sealed class PolicyCatalog
     private readonly FrozenDictionary<string, SubtaskSchedulerFactory> _schedulers;
     private readonly FrozenDictionary<string, RateLimitPolicyFactory> _rateLimitPolicies;
     private readonly FrozenDictionary<string, DropPolicyFactory> _dropPolicies;
+    private readonly FrozenDictionary<string, ReplicaSelectorFactory> _replicaSelectors;
 
     internal PolicyCatalog(
         Dictionary<string, SubtaskSchedulerFactory> schedulers,
         Dictionary<string, RateLimitPolicyFactory> rateLimitPolicies,
-        Dictionary<string, DropPolicyFactory> dropPolicies)
+        Dictionary<string, DropPolicyFactory> dropPolicies,
+        Dictionary<string, ReplicaSelectorFactory> replicaSelectors)
     {
         _schedulers = schedulers.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase);
         _rateLimitPolicies = rateLimitPolicies.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase);
         _dropPolicies = dropPolicies.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase);
+        _replicaSelectors = replicaSelectors.ToFrozenDictionary(StringComparer.OrdinalIgnoreCase);
     }
 
     /// <summary>Gets a catalog of every built-in policy with default options.</summary>
@@ -40,6 +44,15 @@ public sealed class PolicyCatalog
 
     /// <summary>Gets the drop policy names, sorted.</summary>
     public IReadOnlyList<string> DropPolicyNames => Sorted(_dropPolicies.Keys);
+
+    /// <summary>Gets the replica selector names, sorted.</summary>
+    public IReadOnlyList<string> ReplicaSelectorNames => Sorted(_replicaSelectors.Keys);
+
+    /// <summary>Gets the replica selector factory registered under <paramref name="name"/> (case-insensitive).</summary>
+    /// <param name="name">The configuration name, such as "c3".</param>
+    /// <returns>The factory.</returns>
+    /// <exception cref="ArgumentException">No selector has that name; the message lists the known ones.</exception>
+    public ReplicaSelectorFactory GetReplicaSelector(string name) => Find(_replicaSelectors, name, "replica selector");
 
     /// <summary>Gets the scheduler factory registered under <paramref name="name"/> (case-insensitive).</summary>
     /// <param name="name">The configuration name, such as "edf".</param>

@@ -3,8 +3,10 @@
 using Cicero.Admission;
 using Cicero.Policies.Dropping;
 using Cicero.Policies.RateLimiting;
+using Cicero.Policies.ReplicaSelection;
 using Cicero.Policies.Scheduling;
 using Cicero.RateAdaptation;
+using Cicero.ReplicaSelection;
 using Cicero.Resources;
 
 namespace Cicero.Policies.Registration;
@@ -19,6 +21,7 @@ public sealed class PolicyCatalogBuilder
     private readonly Dictionary<string, SubtaskSchedulerFactory> _schedulers = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, RateLimitPolicyFactory> _rateLimitPolicies = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, DropPolicyFactory> _dropPolicies = new(StringComparer.OrdinalIgnoreCase);
+    private readonly Dictionary<string, ReplicaSelectorFactory> _replicaSelectors = new(StringComparer.OrdinalIgnoreCase);
 
     /// <summary>Creates a builder with every built-in policy registered with default options.</summary>
     /// <returns>The builder; add or replace policies before building.</returns>
@@ -52,6 +55,12 @@ public sealed class PolicyCatalogBuilder
     /// <exception cref="ArgumentException">The name is taken.</exception>
     public PolicyCatalogBuilder AddDropPolicy(DropPolicyFactory factory) => Add(_dropPolicies, factory, factory?.Name, "drop policy");
 
+    /// <summary>Registers a replica selector factory under its name.</summary>
+    /// <param name="factory">The factory.</param>
+    /// <returns>This builder.</returns>
+    /// <exception cref="ArgumentException">The name is taken.</exception>
+    public PolicyCatalogBuilder AddReplicaSelector(ReplicaSelectorFactory factory) => Add(_replicaSelectors, factory, factory?.Name, "replica selector");
+
     /// <summary>Replaces (or adds) a scheduler factory, for example a built-in one with other options.</summary>
     /// <param name="factory">The factory.</param>
     /// <returns>This builder.</returns>
@@ -84,7 +93,7 @@ public sealed class PolicyCatalogBuilder
 
     /// <summary>Builds the immutable catalog.</summary>
     /// <returns>The catalog.</returns>
-    public PolicyCatalog Build() => new(new(_schedulers), new(_rateLimitPolicies), new(_dropPolicies));
+    public PolicyCatalog Build() => new(new(_schedulers), new(_rateLimitPolicies), new(_dropPolicies), new(_replicaSelectors));
 
     private PolicyCatalogBuilder Add<T>(Dictionary<string, T> factories, T factory, string? name, string kind)
     {
@@ -109,5 +118,12 @@ public sealed class PolicyCatalogBuilder
         .AddRateLimitPolicy(MinimumThroughputPolicy.CreateFactory())
         .AddDropPolicy(BuiltInDropPolicies.DeadlineFeasibility)
         .AddDropPolicy(BuiltInDropPolicies.Never)
-        .AddDropPolicy(QueueLengthDropPolicy.CreateFactory());
+        .AddDropPolicy(QueueLengthDropPolicy.CreateFactory())
+        .AddReplicaSelector(C3ReplicaSelector.CreateFactory())
+        .AddReplicaSelector(RoundRobinSelector.CreateFactory())
+        .AddReplicaSelector(RandomSelector.CreateFactory(seed: 0))
+        .AddReplicaSelector(LeastOutstandingSelector.CreateFactory())
+        .AddReplicaSelector(PowerOfTwoChoicesSelector.CreateFactory())
+        .AddReplicaSelector(DynamicSnitchSelector.CreateFactory())
+        .AddReplicaSelector(OracleSelector.CreateFactory());
 }

@@ -197,7 +197,7 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
 
     private sealed class Factory(C3Options options) : ReplicaSelectorFactory
     {
-        public override string Name => "c3";
+        public override string Name => ReplicaSelectorNames.C3;
 
         public override IReplicaSelector Create(long timestampFrequency) => new C3ReplicaSelector(options, timestampFrequency);
     }
