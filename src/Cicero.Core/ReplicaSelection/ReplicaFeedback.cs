@@ -8,4 +8,11 @@ namespace Cicero.ReplicaSelection;
 /// <param name="ServiceTime">The time the server spent serving the request.</param>
 /// <param name="BackgroundActivity">The server's background-activity signal in [0, 1] (compaction, GC), 0 when none (Wu's variant).</param>
 /// <param name="Failed">Whether the call failed; failures carry no server feedback.</param>
-public readonly record struct ReplicaFeedback(TimeSpan ResponseTime, double QueueSize, TimeSpan ServiceTime, double BackgroundActivity = 0, bool Failed = false);
+/// <param name="WaitTime">How long the request waited in the server's queue before service (Wu's Ω), if reported.</param>
+public readonly record struct ReplicaFeedback(
+    TimeSpan ResponseTime,
+    double QueueSize,
+    TimeSpan ServiceTime,
+    double BackgroundActivity = 0,
+    bool Failed = false,
+    TimeSpan WaitTime = default);

@@ -120,6 +120,7 @@ public sealed class PolicyCatalogBuilder
         .AddDropPolicy(BuiltInDropPolicies.Never)
         .AddDropPolicy(QueueLengthDropPolicy.CreateFactory())
         .AddReplicaSelector(C3ReplicaSelector.CreateFactory())
+        .AddReplicaSelector(BackgroundAwareSelector.CreateFactory())
         .AddReplicaSelector(RoundRobinSelector.CreateFactory())
         .AddReplicaSelector(RandomSelector.CreateFactory(seed: 0))
         .AddReplicaSelector(LeastOutstandingSelector.CreateFactory())
