@@ -81,6 +81,33 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         Pump();
     }
 
+    /// <summary>
+    /// Sets the group's replicas to states owned by the caller. Groups that share a server should share its
+    /// <see cref="ReplicaState"/>, so its outstanding count and rate limiter are per server, as C3 intends, and not
+    /// per group.
+    /// </summary>
+    /// <param name="replicas">The replica states; duplicates (by reference) are ignored.</param>
+    public void SetReplicas(IEnumerable<ReplicaState> replicas)
+    {
+        ArgumentNullException.ThrowIfNull(replicas);
+        lock (_lock)
+        {
+            var next = new List<ReplicaState>();
+            foreach (var replica in replicas)
+            {
+                ArgumentNullException.ThrowIfNull(replica, nameof(replicas));
+                if (!next.Contains(replica))
+                {
+                    next.Add(replica);
+                }
+            }
+
+            Volatile.Write(ref _replicas, next.ToArray());
+        }
+
+        Pump();
+    }
+
     /// <summary>Marks a replica down (skipped by selectors) or up again.</summary>
     /// <param name="id">The replica id.</param>
     /// <param name="isDown">Whether it is down.</param>

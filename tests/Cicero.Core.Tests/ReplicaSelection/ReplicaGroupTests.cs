@@ -116,6 +116,25 @@ public class ReplicaGroupTests
     }
 
     [Fact]
+    public async Task SetReplicas_SharedStates_CountOutstandingPerServerAcrossGroups()
+    {
+        var selector = new OneTokenPerReplicaSelector(TimeSpan.FromMilliseconds(10));
+        ReplicaState[] servers = [new("s0"), new("s1"), new("s2"), new("s3")];
+        using var first = Create(selector);
+        using var second = Create(selector);
+        first.SetReplicas([servers[0], servers[1], servers[2]]);
+        second.SetReplicas([servers[1], servers[2], servers[3]]);
+
+        var a = await first.PickAsync();
+        var b = await first.PickAsync();
+        var c = await second.PickAsync();
+
+        // s1 took its one token through the first group, so the second group sees it as used and moves on to s2.
+        Assert.Equal(["s0", "s1", "s2"], new[] { a.Replica!.Id, b.Replica!.Id, c.Replica!.Id });
+        Assert.Equal(1, servers[1].Outstanding);
+    }
+
+    [Fact]
     public void Options_ServeLocallyWithoutLocalId_Throws()
     {
         Assert.Throws<ArgumentException>(() => Create(new OneTokenPerReplicaSelector(TimeSpan.FromSeconds(1)), new ReplicaGroupOptions { ServeLocally = true }));
