@@ -144,6 +144,7 @@ public sealed class ReplicaSimulation
         {
             SimulationSelectorNames.C3 => C3ReplicaSelector.CreateFactory(new C3Options { ClientCount = options.Clients }).Create(frequency),
             SimulationSelectorNames.RoundRobin => new RateLimitedRoundRobinSelector(null, frequency),
+            SimulationSelectorNames.LeastOutstandingFirstTie => new FirstTieLeastOutstandingSelector(),
             SimulationSelectorNames.RoundRobinPlain => PolicyCatalog.Default.GetReplicaSelector(ReplicaSelectorNames.RoundRobin).Create(frequency),
             SimulationSelectorNames.Oracle or SimulationSelectorNames.LeastOutstanding => PolicyCatalog.Default.GetReplicaSelector(name).Create(frequency),
             _ => throw new ArgumentException($"Unknown selector '{name}'. Known: {string.Join(", ", SimulationSelectorNames.All)}.", nameof(name)),

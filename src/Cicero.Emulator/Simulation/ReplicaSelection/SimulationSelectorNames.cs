@@ -22,9 +22,12 @@ public static class SimulationSelectorNames
     /// <summary>Plain round robin, without rate limiting.</summary>
     public const string RoundRobinPlain = "round-robin-plain";
 
+    /// <summary>Least outstanding requests with ties to the group's first replica (the authors' simulator's tie rule).</summary>
+    public const string LeastOutstandingFirstTie = "least-outstanding-first-tie";
+
     /// <summary>Gets the selectors the reference table compares, in its order.</summary>
     public static IReadOnlyList<string> Reference { get; } = [Oracle, C3, LeastOutstanding, RoundRobin];
 
     /// <summary>Gets every selector the simulation knows.</summary>
-    public static IReadOnlyList<string> All { get; } = [Oracle, C3, LeastOutstanding, RoundRobin, RoundRobinPlain];
+    public static IReadOnlyList<string> All { get; } = [Oracle, C3, LeastOutstanding, RoundRobin, RoundRobinPlain, LeastOutstandingFirstTie];
 }
