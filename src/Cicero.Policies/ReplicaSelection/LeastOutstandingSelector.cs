@@ -23,40 +23,17 @@ public sealed class LeastOutstandingSelector : IReplicaSelector
         new DelegateReplicaSelectorFactory(ReplicaSelectorNames.LeastOutstanding, static _ => new LeastOutstandingSelector());
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
-    {
-        var count = replicas.Length;
-        if (count == 0)
-        {
-            return ReplicaSelectorShared.EmptyGroup;
-        }
-
-        var start = _next % count;
-        var best = -1;
-        var fewest = int.MaxValue;
-        for (var k = 0; k < count; k++)
-        {
-            var index = start + k < count ? start + k : start + k - count;
-            var replica = replicas[index];
-            if (!replica.IsDown && (best < 0 || replica.Outstanding < fewest))
-            {
-                best = index;
-                fewest = replica.Outstanding;
-            }
-        }
-
-        if (best < 0)
-        {
-            return ReplicaSelectorShared.AllDown;
-        }
-
-        _next = best + 1 < count ? best + 1 : 0;
-        return ReplicaChoice.Replica(best);
-    }
+    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now) =>
+        ReplicaSelectorShared.ChooseCheapestRotating(replicas, ref _next, default(OutstandingCost));
 
     /// <inheritdoc />
     public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     /// <inheritdoc />
     public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
+
+    private readonly struct OutstandingCost : IReplicaCost
+    {
+        public double Of(ReplicaState replica) => replica.Outstanding;
+    }
 }

@@ -55,42 +55,8 @@ public sealed class OracleSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
-    {
-        var count = replicas.Length;
-        if (count == 0)
-        {
-            return ReplicaSelectorShared.EmptyGroup;
-        }
-
-        var start = _next % count;
-        var best = -1;
-        var lowest = double.PositiveInfinity;
-        for (var k = 0; k < count; k++)
-        {
-            var index = start + k < count ? start + k : start + k - count;
-            var replica = replicas[index];
-            if (replica.IsDown)
-            {
-                continue;
-            }
-
-            var cost = Cost(replica);
-            if (best < 0 || cost < lowest)
-            {
-                best = index;
-                lowest = cost;
-            }
-        }
-
-        if (best < 0)
-        {
-            return ReplicaSelectorShared.AllDown;
-        }
-
-        _next = best + 1 < count ? best + 1 : 0;
-        return ReplicaChoice.Replica(best);
-    }
+    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now) =>
+        ReplicaSelectorShared.ChooseCheapestRotating(replicas, ref _next, default(TrueWaitCost));
 
     /// <inheritdoc />
     public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
@@ -106,5 +72,10 @@ public sealed class OracleSelector : IReplicaSelector
         public double QueueLength { get; set; }
 
         public double ServiceTime { get; set; }
+    }
+
+    private readonly struct TrueWaitCost : IReplicaCost
+    {
+        public double Of(ReplicaState replica) => Cost(replica);
     }
 }

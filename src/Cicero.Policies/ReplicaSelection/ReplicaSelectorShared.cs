@@ -15,6 +15,49 @@ internal static class ReplicaSelectorShared
 
     public static ReplicaChoice AllDown => ReplicaChoice.Fail(AllDownReason);
 
+    /// <summary>
+    /// Picks the live replica with the lowest cost; ties go to the first tied replica at or after
+    /// <paramref name="next"/>, which then moves past the pick, so equal replicas take turns.
+    /// </summary>
+    /// <typeparam name="TCost">A struct cost function, so the call is inlined and allocates nothing.</typeparam>
+    public static ReplicaChoice ChooseCheapestRotating<TCost>(ReadOnlySpan<ReplicaState> replicas, ref int next, TCost cost)
+        where TCost : struct, IReplicaCost
+    {
+        var count = replicas.Length;
+        if (count == 0)
+        {
+            return EmptyGroup;
+        }
+
+        var start = next % count;
+        var best = -1;
+        var lowest = double.PositiveInfinity;
+        for (var k = 0; k < count; k++)
+        {
+            var index = start + k < count ? start + k : start + k - count;
+            var replica = replicas[index];
+            if (replica.IsDown)
+            {
+                continue;
+            }
+
+            var value = cost.Of(replica);
+            if (best < 0 || value < lowest)
+            {
+                best = index;
+                lowest = value;
+            }
+        }
+
+        if (best < 0)
+        {
+            return AllDown;
+        }
+
+        next = best + 1 < count ? best + 1 : 0;
+        return ReplicaChoice.Replica(best);
+    }
+
     /// <summary>Counts the replicas that are not down.</summary>
     public static int CountUp(ReadOnlySpan<ReplicaState> replicas)
     {
@@ -60,4 +103,10 @@ internal static class ReplicaSelectorShared
             return new Random(seeds.Next());
         }
     }
+}
+
+/// <summary>A replica's cost for <see cref="ReplicaSelectorShared.ChooseCheapestRotating{TCost}"/>.</summary>
+internal interface IReplicaCost
+{
+    double Of(ReplicaState replica);
 }
