@@ -18,7 +18,8 @@ namespace Cicero.ReplicaSelection;
 /// </remarks>
 public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
 {
-    private readonly Lock _lock = new();
+    private readonly Lock _lock;
+    private readonly ReplicaGroupCoordinator? _coordinator;
     private readonly IReplicaSelector _selector;
     private readonly ReplicaGroupOptions _options;
     private readonly TimeProvider _timeProvider;
@@ -32,14 +33,22 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
     /// <param name="selector">The selection policy.</param>
     /// <param name="options">Options; defaults when <see langword="null"/>.</param>
     /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
-    public ReplicaGroup(IReplicaSelector selector, ReplicaGroupOptions? options = null, TimeProvider? timeProvider = null)
+    /// <param name="coordinator">Shared by the client's groups that share servers (and a selector); optional.</param>
+    public ReplicaGroup(
+        IReplicaSelector selector,
+        ReplicaGroupOptions? options = null,
+        TimeProvider? timeProvider = null,
+        ReplicaGroupCoordinator? coordinator = null)
     {
         ArgumentNullException.ThrowIfNull(selector);
         _options = options ?? new ReplicaGroupOptions();
         _options.Validate();
         _selector = selector;
         _timeProvider = timeProvider ?? TimeProvider.System;
+        _coordinator = coordinator;
+        _lock = coordinator?.SyncRoot ?? new Lock();
         _timer = _timeProvider.CreateTimer(static state => ((ReplicaGroup)state!).Pump(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        coordinator?.Register(this);
     }
 
     /// <summary>Gets a snapshot of the replicas.</summary>
@@ -196,7 +205,11 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
     }
 
     /// <inheritdoc />
-    public void Dispose() => _timer.Dispose();
+    public void Dispose()
+    {
+        _timer.Dispose();
+        _coordinator?.Unregister(this);
+    }
 
     void IWaitNodeOwner<ReplicaPick, int>.OnCancelled(WaitNode<ReplicaPick, int> node)
     {
@@ -235,33 +248,45 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
 
     private void Pump()
     {
-        while (true)
+        if (_coordinator is not null)
         {
-            WaitNode<ReplicaPick, int>? waiter;
-            ReplicaPick pick;
-            lock (_lock)
+            _coordinator.PumpFairly();
+            return;
+        }
+
+        while (TryReleaseOne())
+        {
+        }
+    }
+
+    /// <summary>Releases the backlog's oldest request if the selector now has a replica (or a failure) for it.</summary>
+    internal bool TryReleaseOne()
+    {
+        WaitNode<ReplicaPick, int>? waiter;
+        ReplicaPick pick;
+        lock (_lock)
+        {
+            var now = _timeProvider.GetTimestamp();
+            _timerDue = long.MaxValue;
+            if (!_backlog.TryPeekFront(out waiter))
             {
-                var now = _timeProvider.GetTimestamp();
-                _timerDue = long.MaxValue;
-                if (!_backlog.TryPeekFront(out waiter))
-                {
-                    return;
-                }
-
-                var choice = _selector.Choose(_replicas, now);
-                if (choice.Kind == ReplicaChoiceKind.Backlog)
-                {
-                    ArmTimerLocked(now);
-                    return;
-                }
-
-                pick = choice.Kind == ReplicaChoiceKind.Replica ? SendLocked(choice.Index, now) : new ReplicaPick(null, false, choice.Reason);
-                _backlog.TryPopFront(out _);
-                waiter!.IsQueued = false;
+                return false;
             }
 
-            waiter.SetResult(pick);
+            var choice = _selector.Choose(_replicas, now);
+            if (choice.Kind == ReplicaChoiceKind.Backlog)
+            {
+                ArmTimerLocked(now);
+                return false;
+            }
+
+            pick = choice.Kind == ReplicaChoiceKind.Replica ? SendLocked(choice.Index, now) : new ReplicaPick(null, false, choice.Reason);
+            _backlog.TryPopFront(out _);
+            waiter!.IsQueued = false;
         }
+
+        waiter.SetResult(pick);
+        return true;
     }
 
     private ReplicaPick SendLocked(int index, long now)

@@ -134,6 +134,36 @@ public class ReplicaGroupTests
         Assert.Equal(1, servers[1].Outstanding);
     }
 
+    [Theory]
+    [InlineData(true, "ABABAB")]
+    [InlineData(false, "AAABBB")]
+    public async Task Backlogs_OfGroupsSharingAServer_AreServedInTurn_WithACoordinator(bool coordinated, string expected)
+    {
+        var selector = new OneTokenPerReplicaSelector(TimeSpan.FromMilliseconds(10));
+        var coordinator = coordinated ? new ReplicaGroupCoordinator() : null;
+        var server = new ReplicaState("shared");
+        using var a = new ReplicaGroup(selector, new ReplicaGroupOptions { RunContinuationsAsynchronously = false }, _clock, coordinator);
+        using var b = new ReplicaGroup(selector, new ReplicaGroupOptions { RunContinuationsAsynchronously = false }, _clock, coordinator);
+        a.SetReplicas([server]);
+        b.SetReplicas([server]);
+        _ = await a.PickAsync();
+        var order = new List<char>();
+        for (var i = 0; i < 3; i++)
+        {
+            _ = a.PickAsync().AsTask().ContinueWith(_ => order.Add('A'), TaskContinuationOptions.ExecuteSynchronously);
+            _ = b.PickAsync().AsTask().ContinueWith(_ => order.Add('B'), TaskContinuationOptions.ExecuteSynchronously);
+        }
+
+        // One token every 10 ms for the shared server: six releases.
+        for (var i = 0; i < 6; i++)
+        {
+            _clock.Advance(TimeSpan.FromMilliseconds(10));
+        }
+
+        Assert.Equal(expected, new string([.. order]));
+        Assert.Equal(coordinated ? 2 : 0, coordinator?.GroupCount ?? 0);
+    }
+
     [Fact]
     public void Options_ServeLocallyWithoutLocalId_Throws()
     {
