@@ -26,7 +26,7 @@ public static class SimulationSelectorNames
     public const string LeastOutstandingFirstTie = "least-outstanding-first-tie";
 
     /// <summary>Gets the selectors the reference table compares, in its order.</summary>
-    public static IReadOnlyList<string> Reference { get; } = [Oracle, C3, LeastOutstanding, RoundRobin];
+    public static IReadOnlyList<string> Reference { get; } = [Oracle, C3, LeastOutstandingFirstTie, RoundRobin];
 
     /// <summary>Gets every selector the simulation knows.</summary>
     public static IReadOnlyList<string> All { get; } = [Oracle, C3, LeastOutstanding, RoundRobin, RoundRobinPlain, LeastOutstandingFirstTie];

@@ -15,7 +15,7 @@ namespace Cicero.Emulator.Tests.Simulation.ReplicaSelection;
 /// </remarks>
 public sealed class ReplicaSimulationFixture
 {
-    public const int Requests = 300_000;
+    public const int Requests = 600_000;
 
     public const int Seeds = 3;
 
@@ -27,10 +27,10 @@ public sealed class ReplicaSimulationFixture
         [
             (500, SimulationSelectorNames.Oracle),
             (500, SimulationSelectorNames.C3),
-            (500, SimulationSelectorNames.LeastOutstanding),
+            (500, SimulationSelectorNames.LeastOutstandingFirstTie),
             (500, SimulationSelectorNames.RoundRobin),
             (10, SimulationSelectorNames.C3),
-            (10, SimulationSelectorNames.LeastOutstanding),
+            (10, SimulationSelectorNames.LeastOutstandingFirstTie),
         ];
         var runs = new ReplicaSimulationResult[configurations.Length * Seeds];
         Parallel.For(0, runs.Length, i =>

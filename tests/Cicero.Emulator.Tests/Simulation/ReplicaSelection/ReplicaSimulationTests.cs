@@ -7,7 +7,8 @@ namespace Cicero.Emulator.Tests.Simulation.ReplicaSelection;
 public sealed class ReplicaSimulationTests(ReplicaSimulationFixture fixture) : IClassFixture<ReplicaSimulationFixture>
 {
     private const string C3 = SimulationSelectorNames.C3;
-    private const string Lor = SimulationSelectorNames.LeastOutstanding;
+    // The reference figures come from the authors' simulator, whose least-outstanding breaks ties to the first replica.
+    private const string Lor = SimulationSelectorNames.LeastOutstandingFirstTie;
 
     [Fact]
     public void Run_SameSeed_IdenticalResults()
@@ -69,9 +70,9 @@ public sealed class ReplicaSimulationTests(ReplicaSimulationFixture fixture) : I
         var c3 = fixture.Mean(10, C3, r => r.P99);
         var lor = fixture.Mean(10, Lor, r => r.P99);
 
-        // "Within 25% of each other": the gap is at most 25% of the larger. The stricter reading (larger <= 1.25 x smaller)
-        // is met by the reference figures themselves only just (48 / 39 = 1.23); here it is 1.25 +- 0.01, see docs/reproduction.md.
-        Assert.True(Math.Abs(c3 - lor) <= 0.25 * Math.Max(c3, lor), $"C3 p99 {c3:F1} ms, least outstanding {lor:F1} ms");
+        // "Within 25% of each other", in the stricter reading: the larger is at most 1.25 x the smaller (the reference
+        // figures give 48 / 39 = 1.23). At the paper's full size of 600,000 requests ours is about 1.21.
+        Assert.True(Math.Max(c3, lor) <= 1.25 * Math.Min(c3, lor), $"C3 p99 {c3:F1} ms, least outstanding {lor:F1} ms");
     }
 
     [Fact]
