@@ -156,8 +156,39 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         }
     }
 
-    /// <inheritdoc />
-    public void Dispose() => _timer.Dispose();
+    /// <summary>Stops the controller: queued requests complete with <see cref="ObjectDisposedException"/> rather than hang.</summary>
+    public void Dispose()
+    {
+        _timer.Dispose();
+        List<WaitNode<AdmissionResult, RequestContext>>? abandoned = null;
+        lock (_lock)
+        {
+            foreach (var index in _waiting)
+            {
+                var queue = _limiters[index]!.Queue;
+                while (queue.TryPopFront(out var node))
+                {
+                    node!.IsQueued = false;
+                    (abandoned ??= []).Add(node);
+                }
+
+                _limiters[index]!.IsWaitingListed = false;
+            }
+
+            _waiting.Clear();
+        }
+
+        if (abandoned is null)
+        {
+            return;
+        }
+
+        foreach (var node in abandoned)
+        {
+            RecordQueueLength(-1);
+            node.SetException(new ObjectDisposedException(nameof(AdmissionController), "The admission controller was disposed while the request waited."));
+        }
+    }
 
     void IWaitNodeOwner<AdmissionResult, RequestContext>.OnCancelled(WaitNode<AdmissionResult, RequestContext> node)
     {

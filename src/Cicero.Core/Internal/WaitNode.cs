@@ -68,6 +68,8 @@ internal sealed class WaitNode<T, TPayload> : IValueTaskSource<T>
 
     public void SetCanceled() => _core.SetException(new OperationCanceledException(_cancellationToken));
 
+    public void SetException(Exception error) => _core.SetException(error);
+
     public T GetResult(short token)
     {
         // Reading the result twice would return the node to the pool twice and hand it to two later waiters.

@@ -100,14 +100,17 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
         {
             _active.TryPeekFront(out var index);
             var flow = _flows[index]!;
+            flow.Queue.TryPeekFront(out var head);
+            var cost = CostOf(head, flow);
             if (!flow.InTurn)
             {
                 flow.InTurn = true;
-                flow.Deficit += Quantum * WeightOf(index, flow);
+                var credit = Quantum * WeightOf(index, flow);
+                // Alone in the ring, a flow whose head needs many rounds of credit would spin here: give it those rounds at once.
+                var rounds = _active.Count == 1 && cost > flow.Deficit + credit ? Math.Ceiling((cost - flow.Deficit) / credit) : 1;
+                flow.Deficit += credit * rounds;
             }
 
-            flow.Queue.TryPeekFront(out var head);
-            var cost = CostOf(head, flow);
             if (cost <= flow.Deficit)
             {
                 flow.Queue.TryPopFront(out ticket);

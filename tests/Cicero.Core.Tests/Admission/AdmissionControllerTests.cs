@@ -215,4 +215,18 @@ public class AdmissionControllerTests
         Assert.True(queued.IsCompletedSuccessfully);
         Assert.True((await queued).IsAdmitted);
     }
+
+    [Fact]
+    public async Task Dispose_CompletesQueuedRequests_InsteadOfLeavingThemHanging()
+    {
+        var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(1, Burst: 1, QueueLimit: 4));
+        _ = admission.TryAdmit(RequestContext.Start("tenant", _clock));
+        var queued = admission.AdmitAsync(RequestContext.Start("tenant", _clock)).AsTask();
+
+        admission.Dispose();
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => queued);
+        Assert.Equal(0, admission.GetQueueLength("tenant"));
+    }
 }

@@ -107,6 +107,16 @@ public class DeficitRoundRobinSchedulerTests : SubtaskSchedulerConformanceTests
     }
 
     [Fact]
+    public void TryDequeue_LoneFlowWithTinyWeight_GetsItsCreditAtOnce()
+    {
+        var scheduler = Create(("slow", 1e-9));
+        scheduler.Enqueue(Ticket(Context("slow"), cost: 1));
+
+        Assert.True(scheduler.TryDequeue(0, out var ticket));
+        Assert.Equal("slow", ticket.Workflow.Id.Value);
+    }
+
+    [Fact]
     public void CreateFactory_InvalidWeight_FailsWithName()
     {
         var options = new DeficitRoundRobinOptions();
