@@ -158,6 +158,8 @@ public sealed class WorkflowModel
                 _downstreamTargets++;
             }
 
+            // Past the bound a new instance's spread is not tracked, but the call still counts towards α.
+            calls.Count++;
             if (!calls.Instances.TryGetValue(instance, out var perInstance))
             {
                 if (_downstreamTargets >= _options.MaxDownstreamTargets)
@@ -170,7 +172,6 @@ public sealed class WorkflowModel
                 _downstreamTargets++;
             }
 
-            calls.Count++;
             perInstance.Count++;
         }
     }

@@ -84,6 +84,26 @@ public class WorkflowModelTests
     }
 
     [Fact]
+    public void RecordDownstreamCall_InstancesBeyondBound_StillCountTowardsAmplification()
+    {
+        var model = new LocalModel(_registry, _clock, new LocalModelOptions { EwmaWeight = 1, MaxDownstreamTargets = 3 });
+        var workflow = model.Get(new WorkflowId("w"));
+        workflow.RecordAdmitted();
+        for (var i = 0; i < 6; i++)
+        {
+            workflow.RecordDownstreamCall("bs", $"bs-{i}");
+        }
+
+        _clock.Advance(TimeSpan.FromSeconds(1));
+        model.CloseInterval();
+
+        // One service and two instances fit the bound of 3; all six calls count: α = 6.
+        Assert.True(workflow.TryGetAmplification("bs", out var alpha));
+        Assert.Equal(6, alpha, 9);
+        Assert.Equal(0, workflow.GetInstanceFraction("bs", "bs-5"));
+    }
+
+    [Fact]
     public void RecordCompletion_And_EndToEndTotals_AreAveraged()
     {
         var model = new LocalModel(_registry, _clock, new LocalModelOptions { SampleEwmaWeight = 0.5 });
