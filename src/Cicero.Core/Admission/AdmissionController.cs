@@ -65,11 +65,8 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
     /// <param name="context">The request.</param>
     /// <param name="caller">The calling process, if known; its demand share shapes the rates announced back to it.</param>
     /// <returns>Admitted, or the reason for the rejection.</returns>
-    public AdmissionResult TryAdmit(RequestContext context, string? caller = null)
-    {
-        var result = AdmitCore(context, caller, queue: false, default, out _);
-        return result;
-    }
+    public AdmissionResult TryAdmit(RequestContext context, string? caller = null) =>
+        AdmitCore(context, caller, queue: false, default, out _);
 
     /// <summary>Admits the request, waiting in the workflow's bounded queue for a token if the drop policy allows.</summary>
     /// <param name="context">The request.</param>

@@ -215,8 +215,6 @@ public sealed class VirtualTimeProvider : TimeProvider
 
     internal Lock SyncRoot => _lock;
 
-    internal long NowUnderLock => _now;
-
     private void Enqueue(long due, ScheduledCallback callback)
     {
         _queue.Enqueue(callback, new EventKey(due, _sequence++));
