@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Grpc.Protocol;
+
+namespace Cicero.Grpc.Client;
+
+/// <summary>Per-call options: headers, deadline and cancellation.</summary>
+/// <param name="Headers">Headers to send, or <see langword="null"/>.</param>
+/// <param name="Deadline">The absolute deadline, or <see langword="null"/> for none.</param>
+/// <param name="CancellationToken">Cancels the call.</param>
+public readonly record struct CallOptions(Metadata? Headers = null, DateTimeOffset? Deadline = null, CancellationToken CancellationToken = default);
