@@ -35,14 +35,50 @@ public sealed class CiceroRuntime : IDisposable
         IRateLimitPolicy? rateLimitPolicy = null,
         IDropPolicy? dropPolicy = null,
         IDownstreamRateSource? rateSource = null)
+        : this(options, timeProvider, _ => rateLimitPolicy, _ => dropPolicy, rateSource)
+    {
+    }
+
+    private CiceroRuntime(
+        CiceroOptions? options,
+        TimeProvider? timeProvider,
+        Func<WorkflowRegistry, IRateLimitPolicy?> rateLimitPolicy,
+        Func<WorkflowRegistry, IDropPolicy?> dropPolicy,
+        IDownstreamRateSource? rateSource)
     {
         Options = options ?? new CiceroOptions();
         TimeProvider = timeProvider ?? TimeProvider.System;
         Registry = new WorkflowRegistry(Options.MaxWorkflows);
         Model = new LocalModel(Registry, TimeProvider, Options.Model);
-        Admission = new AdmissionController(Registry, dropPolicy, Model, TimeProvider, Options.Admission);
-        RateAdaptation = new RateAdaptationController(Options.RateAdaptation, Model, rateLimitPolicy, rateSource, Admission, TimeProvider);
+        Admission = new AdmissionController(Registry, dropPolicy(Registry), Model, TimeProvider, Options.Admission);
+        RateAdaptation = new RateAdaptationController(Options.RateAdaptation, Model, rateLimitPolicy(Registry), rateSource, Admission, TimeProvider);
         Codec = new RequestContextCodec(TimeProvider, Registry);
+    }
+
+    /// <summary>
+    /// Creates the runtime of one process with its policies built by factories, so that policies which track workflows
+    /// share the runtime's own registry (e.g. policies chosen by name from a catalog).
+    /// </summary>
+    /// <param name="options">Options; defaults when <see langword="null"/>.</param>
+    /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
+    /// <param name="rateLimitPolicy">Builds the local rate-limit policy; pass-through when <see langword="null"/>.</param>
+    /// <param name="dropPolicy">Builds the drop policy; deadline feasibility when <see langword="null"/>.</param>
+    /// <param name="rateSource">The transport to downstream instances, for the rate adaptation loop.</param>
+    /// <returns>The runtime.</returns>
+    public static CiceroRuntime Create(
+        CiceroOptions? options,
+        TimeProvider? timeProvider,
+        RateLimitPolicyFactory? rateLimitPolicy,
+        DropPolicyFactory? dropPolicy,
+        IDownstreamRateSource? rateSource = null)
+    {
+        var interval = (options?.RateAdaptation ?? new RateAdaptationOptions()).Interval;
+        return new CiceroRuntime(
+            options,
+            timeProvider,
+            registry => rateLimitPolicy?.Create(new RateLimitPolicyContext(registry, interval)),
+            registry => dropPolicy?.Create(registry),
+            rateSource);
     }
 
     /// <summary>Gets the options.</summary>

@@ -64,11 +64,18 @@ public static class GrpcEndpointRouteBuilderExtensions
         Method<TRequest, TResponse> method,
         DuplexStreamingServerMethod<TRequest, TResponse> handler) => Map(endpoints, method, MethodType.DuplexStreaming, handler);
 
+    /// <summary>Maps a unary method without the registered interceptors (Cicero's own control-plane endpoints).</summary>
+    internal static IEndpointConventionBuilder MapGrpcUnaryWithoutInterceptors<TRequest, TResponse>(
+        this IEndpointRouteBuilder endpoints,
+        Method<TRequest, TResponse> method,
+        UnaryServerMethod<TRequest, TResponse> handler) => Map(endpoints, method, MethodType.Unary, handler, intercept: false);
+
     private static IEndpointConventionBuilder Map<TRequest, TResponse>(
         IEndpointRouteBuilder endpoints,
         Method<TRequest, TResponse> method,
         MethodType expected,
-        Delegate handler)
+        Delegate handler,
+        bool intercept = true)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
         ArgumentNullException.ThrowIfNull(method);
@@ -80,7 +87,7 @@ public static class GrpcEndpointRouteBuilderExtensions
 
         var services = endpoints.ServiceProvider;
         var options = services.GetService<IOptions<GrpcServerOptions>>()?.Value ?? new GrpcServerOptions();
-        var interceptors = services.GetServices<ServerInterceptor>().ToArray();
+        var interceptors = intercept ? services.GetServices<ServerInterceptor>().ToArray() : [];
         var timeProvider = services.GetService<TimeProvider>() ?? TimeProvider.System;
         var callHandler = new ServerCallHandler<TRequest, TResponse>(method, handler, interceptors, options, timeProvider);
         return endpoints.MapPost(method.FullName, callHandler.HandleAsync).WithDisplayName($"gRPC {method.FullName}");

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Grpc.Classification;
+using Cicero.Grpc.Server;
+using Cicero.Policies.Dropping;
+using Cicero.Policies.RateLimiting;
+using Cicero.Runtime;
+
+namespace Cicero.Grpc.Configuration;
+
+/// <summary>Cicero in an ASP.NET Core / gRPC service: validated at start-up by <c>AddCicero</c>.</summary>
+public sealed class CiceroGrpcOptions
+{
+    /// <summary>Gets or sets this service's name (e.g. <c>frontend</c>); required.</summary>
+    public string ServiceName { get; set; } = string.Empty;
+
+    /// <summary>
+    /// Gets or sets this instance's id, the address callers reach it at (<c>http://10.0.0.5:5000</c>); when
+    /// <see langword="null"/>, the server's first listening address.
+    /// </summary>
+    public string? InstanceId { get; set; }
+
+    /// <summary>
+    /// Gets or sets a value indicating whether external clients call this service directly. At an entry point the
+    /// workflow comes from <see cref="Classifier"/> and client-supplied context headers are ignored unless
+    /// <see cref="TrustIncomingContext"/> or <see cref="IsTrustedCaller"/> says otherwise. <see langword="true"/> by default,
+    /// the safe choice; set it to <see langword="false"/> for services only reachable inside the mesh.
+    /// </summary>
+    public bool IsEntryPoint { get; set; } = true;
+
+    /// <summary>Gets or sets a value indicating whether an entry point trusts the context headers its clients send.</summary>
+    public bool TrustIncomingContext { get; set; }
+
+    /// <summary>Gets or sets a predicate for callers inside the mesh at an entry point (e.g. by mTLS identity); optional.</summary>
+    public Func<ServerCallContext, bool>? IsTrustedCaller { get; set; }
+
+    /// <summary>Gets or sets how external requests are assigned a workflow; by method by default.</summary>
+    public IWorkflowClassifier Classifier { get; set; } = WorkflowClassifiers.ByMethod();
+
+    /// <summary>Gets or sets the deadline δ of external requests that come without a gRPC deadline; none by default.</summary>
+    public TimeSpan? DefaultDeadline { get; set; }
+
+    /// <summary>Gets or sets a value indicating whether requests over the rate wait in the admission queue (bounded) rather than fail at once.</summary>
+    public bool QueueForAdmission { get; set; } = true;
+
+    /// <summary>Gets or sets the largest accepted context header, in bytes; larger ones are <c>INVALID_ARGUMENT</c>.</summary>
+    public int MaxContextHeaderBytes { get; set; } = Cicero.Context.RequestContextCodec.MaxEncodedLength;
+
+    /// <summary>Gets or sets the background-activity signal in [0, 1] sent to C3 clients (e.g. compaction); none by default.</summary>
+    public Func<double>? BackgroundActivity { get; set; }
+
+    /// <summary>Gets the Core options: workflow bound, model, admission, rate adaptation (quantile, interval, timeouts).</summary>
+    public CiceroOptions Core { get; } = new();
+
+    /// <summary>Gets or sets the local rate-limit policy's name; <c>pass-through</c> by default.</summary>
+    public string RateLimitPolicy { get; set; } = RateLimitPolicies.PassThrough;
+
+    /// <summary>Gets or sets the drop policy's name; <c>deadline-feasibility</c> by default.</summary>
+    public string DropPolicy { get; set; } = DropPolicies.DeadlineFeasibility;
+
+    /// <summary>Gets the resources (semaphores with a scheduler) this service guards.</summary>
+    public IList<CiceroResourceOptions> Resources { get; } = [];
+
+    /// <summary>Gets the downstream services this one calls.</summary>
+    public IList<CiceroDownstreamOptions> Downstreams { get; } = [];
+
+    /// <summary>Gets the rate-exchange options.</summary>
+    public RateExchangeOptions RateExchange { get; } = new();
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Admission;
+
+namespace Cicero.Grpc.Context;
+
+/// <summary>Drop reasons as they travel in the <see cref="CiceroMetadataKeys.DropReason"/> trailer.</summary>
+public static class DropReasonNames
+{
+    /// <summary>Gets the wire name of a reason (<c>rate_limited</c>, <c>deadline_infeasible</c>, ...).</summary>
+    /// <param name="reason">The reason.</param>
+    /// <returns>The name.</returns>
+    public static string ToWire(DropReason reason) => reason switch
+    {
+        DropReason.RateLimited => "rate_limited",
+        DropReason.DeadlineInfeasible => "deadline_infeasible",
+        DropReason.QueueFull => "queue_full",
+        DropReason.DownstreamDropped => "downstream_dropped",
+        DropReason.Policy => "policy",
+        _ => "none",
+    };
+
+    /// <summary>Parses a wire name.</summary>
+    /// <param name="name">The name.</param>
+    /// <param name="reason">The reason.</param>
+    /// <returns>Whether the name is known.</returns>
+    public static bool TryParse(string? name, out DropReason reason)
+    {
+        reason = name switch
+        {
+            "rate_limited" => DropReason.RateLimited,
+            "deadline_infeasible" => DropReason.DeadlineInfeasible,
+            "queue_full" => DropReason.QueueFull,
+            "downstream_dropped" => DropReason.DownstreamDropped,
+            "policy" => DropReason.Policy,
+            _ => DropReason.None,
+        };
+        return reason != DropReason.None;
+    }
+}

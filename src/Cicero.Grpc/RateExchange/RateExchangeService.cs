@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Security.Cryptography;
+using System.Text;
+using Cicero.Grpc.Configuration;
+using Cicero.Grpc.Hosting;
+using Cicero.Grpc.Protocol;
+using Cicero.Grpc.RateExchange.Protocol;
+using Cicero.Grpc.Server;
+using Cicero.Runtime;
+
+namespace Cicero.Grpc.RateExchange;
+
+/// <summary>Answers <c>GetAdmissionRates</c>: the rates this instance grants the asking caller, per workflow.</summary>
+internal sealed class RateExchangeService(CiceroRuntime runtime, CiceroInstance instance, CiceroGrpcOptions options)
+{
+    private readonly byte[]? _token = options.RateExchange.SharedToken is { Length: > 0 } token ? Encoding.UTF8.GetBytes(token) : null;
+
+    public Task<GetAdmissionRatesResponse> GetAdmissionRates(GetAdmissionRatesRequest request, ServerCallContext context)
+    {
+        if (_token is not null)
+        {
+            var presented = context.RequestHeaders.GetValue(CiceroMetadataKeys.RateExchangeToken);
+            if (presented is null)
+            {
+                throw new RpcException(new RpcStatus(StatusCode.Unauthenticated, $"The rate-exchange endpoint requires the '{CiceroMetadataKeys.RateExchangeToken}' header."));
+            }
+
+            if (!CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(presented), _token))
+            {
+                throw new RpcException(new RpcStatus(StatusCode.PermissionDenied, "The rate-exchange token is wrong."));
+            }
+        }
+
+        if (string.IsNullOrWhiteSpace(request.Caller))
+        {
+            throw new RpcException(new RpcStatus(StatusCode.InvalidArgument, "GetAdmissionRatesRequest.caller is empty."));
+        }
+
+        var answer = runtime.RateAdaptation.GetAdmissionRatesFor(request.Caller);
+        var response = new GetAdmissionRatesResponse { Instance = instance.Id };
+        foreach (var rate in answer.Rates)
+        {
+            var entry = new WorkflowAdmissionRate { Workflow = rate.Workflow.Value };
+            if (double.IsFinite(rate.Rate))
+            {
+                entry.Rate = rate.Rate;
+            }
+
+            response.Rates.Add(entry);
+        }
+
+        return Task.FromResult(response);
+    }
+}
