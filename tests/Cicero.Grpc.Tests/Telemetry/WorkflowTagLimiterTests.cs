@@ -137,7 +137,8 @@ public class WorkflowTagLimiterTests
             limiter.GetTag(other);
         }
 
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        // The runtime itself may allocate a few bytes now and then (tiering); one object per call would be 480,000.
+        Assert.InRange(GC.GetAllocatedBytesForCurrentThread() - before, 0, 1_024);
     }
 
     [Fact]
@@ -160,7 +161,8 @@ public class WorkflowTagLimiterTests
             }
         }
 
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        // The runtime itself may allocate a few bytes now and then (tiering); one object per call would be 480,000.
+        Assert.InRange(GC.GetAllocatedBytesForCurrentThread() - before, 0, 1_024);
     }
 
     [Fact]
