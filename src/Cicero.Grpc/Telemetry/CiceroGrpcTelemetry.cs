@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Diagnostics;
+
+namespace Cicero.Grpc.Telemetry;
+
+/// <summary>
+/// Span names, tag names and tag values that Cicero.Grpc adds to those of <see cref="CiceroTelemetry"/>. Spans come
+/// from the same activity source, named <see cref="CiceroTelemetry.Name"/>.
+/// </summary>
+public static class CiceroGrpcTelemetry
+{
+    /// <summary>The prefix of a server-side RPC span's name, which is <c>"cicero.server {method}"</c>.</summary>
+    public const string ServerActivityPrefix = "cicero.server ";
+
+    /// <summary>Tag: Cicero's admission decision for the request, <see cref="AdmissionAdmitted"/> or <see cref="AdmissionDropped"/>.</summary>
+    public const string AdmissionTag = "cicero.admission";
+
+    /// <summary>Value of <see cref="AdmissionTag"/>: the request was admitted.</summary>
+    public const string AdmissionAdmitted = "admitted";
+
+    /// <summary>
+    /// Value of <see cref="AdmissionTag"/>: the request was dropped; <see cref="CiceroTelemetry.DropReasonTag"/> then
+    /// says why.
+    /// </summary>
+    public const string AdmissionDropped = "dropped";
+
+    /// <summary>
+    /// The value of <see cref="CiceroTelemetry.WorkflowTag"/> for workflows beyond a <see cref="WorkflowTagLimiter"/>'s
+    /// bound. It is the workflow registry's reserved overflow id, so no real workflow can share it and Core's metrics
+    /// use the same bucket name.
+    /// </summary>
+    public const string OverflowWorkflowTagValue = Workflows.WorkflowRegistry.OverflowWorkflowName;
+}
