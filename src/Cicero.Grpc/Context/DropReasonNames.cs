@@ -10,15 +10,7 @@ public static class DropReasonNames
     /// <summary>Gets the wire name of a reason (<c>rate_limited</c>, <c>deadline_infeasible</c>, ...).</summary>
     /// <param name="reason">The reason.</param>
     /// <returns>The name.</returns>
-    public static string ToWire(DropReason reason) => reason switch
-    {
-        DropReason.RateLimited => "rate_limited",
-        DropReason.DeadlineInfeasible => "deadline_infeasible",
-        DropReason.QueueFull => "queue_full",
-        DropReason.DownstreamDropped => "downstream_dropped",
-        DropReason.Policy => "policy",
-        _ => "none",
-    };
+    public static string ToWire(DropReason reason) => Cicero.Diagnostics.CiceroInstruments.ToTag(reason);
 
     /// <summary>Parses a wire name.</summary>
     /// <param name="name">The name.</param>

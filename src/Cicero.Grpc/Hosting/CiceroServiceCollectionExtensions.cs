@@ -34,6 +34,7 @@ public static class CiceroServiceCollectionExtensions
         services.TryAddSingleton(CreateRuntime);
         services.TryAddSingleton<CiceroDownstreams>();
         services.TryAddSingleton<RateExchangeService>();
+        services.TryAddSingleton(_ => new Telemetry.WorkflowTagLimiter());
         services.TryAddSingleton<CiceroServerInterceptor>();
         services.AddSingleton<ServerInterceptor>(sp => sp.GetRequiredService<CiceroServerInterceptor>());
         services.AddHostedService<CiceroHostedService>();

@@ -6,6 +6,7 @@ using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Protocol;
+using Cicero.Grpc.Telemetry;
 using Cicero.Runtime;
 
 namespace Cicero.Grpc.Server;
@@ -21,13 +22,15 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     private readonly CiceroRuntime _runtime;
     private readonly CiceroGrpcOptions _options;
     private readonly CiceroInstance _instance;
+    private readonly WorkflowTagLimiter _tags;
     private long _inFlight;
 
     /// <summary>Creates the interceptor.</summary>
     /// <param name="runtime">This process's Cicero runtime.</param>
     /// <param name="options">The options.</param>
     /// <param name="instance">This process's identity.</param>
-    public CiceroServerInterceptor(CiceroRuntime runtime, CiceroGrpcOptions options, CiceroInstance instance)
+    /// <param name="tags">Bounds the workflow tag on spans; a default limiter when <see langword="null"/>.</param>
+    public CiceroServerInterceptor(CiceroRuntime runtime, CiceroGrpcOptions options, CiceroInstance instance, WorkflowTagLimiter? tags = null)
     {
         ArgumentNullException.ThrowIfNull(runtime);
         ArgumentNullException.ThrowIfNull(options);
@@ -35,6 +38,7 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         _runtime = runtime;
         _options = options;
         _instance = instance;
+        _tags = tags ?? new WorkflowTagLimiter();
     }
 
     /// <summary>Gets the number of admitted calls in progress.</summary>
@@ -48,7 +52,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        var call = await BeginAsync(context).ConfigureAwait(false);
+        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
         try
         {
@@ -72,7 +77,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        var call = await BeginAsync(context).ConfigureAwait(false);
+        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
         try
         {
@@ -97,7 +103,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        var call = await BeginAsync(context).ConfigureAwait(false);
+        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
         try
         {
@@ -122,7 +129,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        var call = await BeginAsync(context).ConfigureAwait(false);
+        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
         try
         {
@@ -138,7 +146,7 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         }
     }
 
-    private async ValueTask<AdmittedCall> BeginAsync(ServerCallContext context)
+    private async ValueTask<AdmittedCall> BeginAsync(ServerCallContext context, System.Diagnostics.Activity? activity)
     {
         var trusted = !_options.IsEntryPoint || _options.TrustIncomingContext || (_options.IsTrustedCaller?.Invoke(context) ?? false);
         RequestContext? request = null;
@@ -174,10 +182,12 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             request = _runtime.StartRequest(workflow, deadline is { } δ && δ < TimeSpan.Zero ? TimeSpan.Zero : deadline);
         }
 
+        CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
         var caller = trusted ? context.RequestHeaders.GetValue(CiceroMetadataKeys.Caller) : null;
         var result = _options.QueueForAdmission
             ? await _runtime.Admission.AdmitAsync(request, caller, context.CancellationToken).ConfigureAwait(false)
             : _runtime.Admission.TryAdmit(request, caller);
+        CiceroActivities.SetAdmission(activity, result.Reason);
         if (!result.IsAdmitted)
         {
             throw Dropped(context, result.Reason, null);

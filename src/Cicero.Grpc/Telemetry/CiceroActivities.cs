@@ -15,10 +15,7 @@ namespace Cicero.Grpc.Telemetry;
 /// </remarks>
 internal static class CiceroActivities
 {
-    // Core's source is internal to Cicero.Core, so this is a second instance under the same name and version: listeners
-    // and AddCiceroInstrumentation select sources by name, and see the two as one.
-    private static readonly ActivitySource Source =
-        new(CiceroTelemetry.Name, typeof(CiceroTelemetry).Assembly.GetName().Version?.ToString() ?? "0.0.0");
+    private static ActivitySource Source => CiceroInstruments.ActivitySource;
 
     /// <summary>Starts the span of a server-side RPC, named <c>"cicero.server {method}"</c>, and makes it current.</summary>
     /// <param name="method">The RPC's method, as gRPC names it (<c>/package.Service/Method</c>).</param>
@@ -39,6 +36,18 @@ internal static class CiceroActivities
         }
 
         return activity;
+    }
+
+    /// <summary>Tags a span with the request's workflow, once it is known, through the bounded tag set.</summary>
+    /// <param name="activity">The span; nothing happens when it is <see langword="null"/> or not recorded.</param>
+    /// <param name="workflow">The workflow.</param>
+    /// <param name="tags">Bounds the workflow tag.</param>
+    public static void SetWorkflow(Activity? activity, WorkflowId workflow, WorkflowTagLimiter tags)
+    {
+        if (activity is { IsAllDataRequested: true } && !workflow.IsEmpty)
+        {
+            activity.SetTag(CiceroTelemetry.WorkflowTag, tags.GetTag(workflow));
+        }
     }
 
     /// <summary>Records the admission decision on a span: admitted, or dropped with its reason.</summary>
@@ -68,14 +77,5 @@ internal static class CiceroActivities
     /// <summary>The <see cref="CiceroTelemetry.DropReasonTag"/> value of a reason, the same text Core's metrics use.</summary>
     /// <param name="reason">The reason.</param>
     /// <returns>The tag value.</returns>
-    internal static string ToTag(DropReason reason) => reason switch
-    {
-        // Mirrors Cicero.Core's internal CiceroInstruments.ToTag; a test pins the two together.
-        DropReason.RateLimited => "rate_limited",
-        DropReason.DeadlineInfeasible => "deadline_infeasible",
-        DropReason.QueueFull => "queue_full",
-        DropReason.DownstreamDropped => "downstream_dropped",
-        DropReason.Policy => "policy",
-        _ => "none",
-    };
+    internal static string ToTag(DropReason reason) => CiceroInstruments.ToTag(reason);
 }
