@@ -28,11 +28,12 @@ public sealed class ReplicaSelectorLoadBalancerFactory : LoadBalancerFactory
     /// <inheritdoc />
     public override string Name => _selector.Name;
 
-    /// <summary>Creates the <c>c3</c> policy with the C3 paper's defaults.</summary>
+    /// <summary>Creates the <c>c3</c> policy.</summary>
+    /// <param name="c3">C3's options (score, cubic rate control); the C3 paper's defaults when <see langword="null"/>.</param>
     /// <param name="options">Replica-group options; defaults when <see langword="null"/>.</param>
     /// <returns>The policy.</returns>
-    public static ReplicaSelectorLoadBalancerFactory C3(ReplicaGroupOptions? options = null) =>
-        new(PolicyCatalog.Default.GetReplicaSelector(ReplicaSelectorNames.C3), options);
+    public static ReplicaSelectorLoadBalancerFactory C3(C3Options? c3 = null, ReplicaGroupOptions? options = null) =>
+        new(c3 is null ? PolicyCatalog.Default.GetReplicaSelector(ReplicaSelectorNames.C3) : C3ReplicaSelector.CreateFactory(c3), options);
 
     /// <inheritdoc />
     public override LoadBalancer Create(LoadBalancerContext context)
