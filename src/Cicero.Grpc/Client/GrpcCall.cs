@@ -68,10 +68,7 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
     {
         try
         {
-            using var frame = MessageFraming.Serialize(_method.RequestMarshaller, request, _channel.Options.MaxSendMessageSize);
-            var content = new ReadOnlyMemoryContent(frame.Complete());
-            content.Headers.ContentType = new MediaTypeHeaderValue(GrpcProtocol.ContentType);
-            await SendAsync(content).ConfigureAwait(false);
+            await SendAsync(CreateContent(request)).ConfigureAwait(false);
             return await ReadSingleResponseAsync().ConfigureAwait(false);
         }
         catch (Exception ex)
@@ -97,10 +94,14 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
 
     public void StartServerStreaming(TRequest request)
     {
-        var frame = MessageFraming.Serialize(_method.RequestMarshaller, request, _channel.Options.MaxSendMessageSize);
-        var content = new ReadOnlyMemoryContent(frame.Complete());
-        content.Headers.ContentType = new MediaTypeHeaderValue(GrpcProtocol.ContentType);
-        _sendTask = SendWithCleanupAsync(content, frame);
+        try
+        {
+            _sendTask = SendAsync(CreateContent(request));
+        }
+        catch (Exception ex)
+        {
+            _sendTask = Task.FromException<HttpResponseMessage>(Fail(ex));
+        }
     }
 
     public void StartDuplexStreaming()
@@ -122,16 +123,16 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
         _deadlineCts?.Dispose();
     }
 
-    private async Task<HttpResponseMessage> SendWithCleanupAsync(HttpContent content, FrameBuffer frame)
+    /// <summary>
+    /// The request body of a single-message call. It owns a copy of the frame: HTTP/2 may still be sending the body
+    /// after the response headers arrived, so a pooled buffer could not be returned when <c>SendAsync</c> completes.
+    /// </summary>
+    private ByteArrayContent CreateContent(TRequest request)
     {
-        try
-        {
-            return await SendAsync(content).ConfigureAwait(false);
-        }
-        finally
-        {
-            frame.Dispose();
-        }
+        using var frame = MessageFraming.Serialize(_method.RequestMarshaller, request, _channel.Options.MaxSendMessageSize);
+        var content = new ByteArrayContent(frame.Complete().ToArray());
+        content.Headers.ContentType = new MediaTypeHeaderValue(GrpcProtocol.ContentType);
+        return content;
     }
 
     private async Task<HttpResponseMessage> SendAsync(HttpContent content)
