@@ -18,6 +18,17 @@ public static class ScenarioLoader
 
     private const string ResourcePrefix = "Cicero.Emulator.Scenarios.";
 
+    // The parser names .NET types; a scenario author thinks in JSON values.
+    private static readonly (string Type, string Expected)[] ExpectedValues =
+    [
+        ("System.String", "a string"),
+        ("System.Double", "a number"),
+        ("System.Nullable`1[System.Double]", "a number or null"),
+        ("System.Int32", "an integer"),
+        ("System.Nullable`1[System.Int32]", "an integer or null"),
+        ("System.Boolean", "true or false"),
+    ];
+
     /// <summary>Gets the names of the scenarios embedded in this assembly, sorted.</summary>
     public static IReadOnlyList<string> EmbeddedScenarioNames
     {
@@ -136,6 +147,19 @@ public static class ScenarioLoader
         }
 
         var where = ex.LineNumber is { } line ? $" (line {line + 1}, byte {ex.BytePositionInLine ?? 0})" : string.Empty;
+        if (message.Contains("could not be mapped to any .NET member", StringComparison.Ordinal))
+        {
+            return new ScenarioError(path, $"unknown field{where}; check its spelling against docs/emulator.md");
+        }
+
+        foreach (var (type, expected) in ExpectedValues)
+        {
+            if (message.EndsWith($"could not be converted to {type}.", StringComparison.Ordinal))
+            {
+                return new ScenarioError(path, $"invalid JSON{where}: expected {expected}");
+            }
+        }
+
         return new ScenarioError(path, $"invalid JSON{where}: {message}");
     }
 }
