@@ -38,6 +38,14 @@ public sealed class OnOffRate : IRateFunction
     public double NextChangeAfter(double seconds)
     {
         var underlying = _rate.NextChangeAfter(seconds);
+
+        // While the underlying rate is 0 the on/off phases change nothing; reporting them would keep an arrival process
+        // stepping through empty phases forever after the workload stops.
+        if (_rate.ValueAt(seconds) == 0)
+        {
+            return underlying;
+        }
+
         if (seconds < _origin)
         {
             return Math.Min(underlying, _origin);

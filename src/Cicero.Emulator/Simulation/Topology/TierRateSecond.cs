@@ -9,5 +9,6 @@ namespace Cicero.Emulator.Simulation.Topology;
 /// <param name="Second">The second the sample closes.</param>
 /// <param name="Service">The service (tier).</param>
 /// <param name="Workflow">The workflow.</param>
-/// <param name="TotalRate">Σσ in requests per second; null when some instance does not limit the workflow (σ = +∞).</param>
-public sealed record TierRateSecond(int Second, string Service, string Workflow, double? TotalRate);
+/// <param name="TotalRate">Σσ in requests per second over the instances that limit the workflow; null when none does.</param>
+/// <param name="LimitedInstances">How many of the service's instances announce a finite σ for the workflow.</param>
+public sealed record TierRateSecond(int Second, string Service, string Workflow, double? TotalRate, int LimitedInstances);

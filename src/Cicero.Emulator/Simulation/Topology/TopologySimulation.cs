@@ -259,13 +259,20 @@ public sealed class TopologySimulation
         {
             foreach (var workflow in Compiled.Workflows)
             {
+                // Instances the workflow never reaches (or that do not limit it) announce +∞; they are left out of Σσ.
                 var total = 0.0;
+                var limited = 0;
                 foreach (var instance in Instances[service.Index])
                 {
-                    total += instance.RateAdaptation.GetAnnouncedRate(workflow.Id);
+                    var sigma = instance.RateAdaptation.GetAnnouncedRate(workflow.Id);
+                    if (double.IsFinite(sigma))
+                    {
+                        total += sigma;
+                        limited++;
+                    }
                 }
 
-                _rates.Add(new TierRateSecond(second, service.Name, workflow.Name, double.IsFinite(total) ? total : null));
+                _rates.Add(new TierRateSecond(second, service.Name, workflow.Name, limited == 0 ? null : total, limited));
             }
         }
 
