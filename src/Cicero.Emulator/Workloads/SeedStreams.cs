@@ -15,6 +15,9 @@ internal static class SeedStreams
     /// <summary>Routing: instance choice, partitions, blocks.</summary>
     public const int Routing = 2;
 
+    /// <summary>Seeds of replica selectors that draw random numbers.</summary>
+    public const int Selectors = 3;
+
     /// <summary>The first workload's stream; workload i uses <c>FirstWorkload + i</c>.</summary>
     public const int FirstWorkload = 1000;
 

@@ -6,7 +6,6 @@ using Cicero.Context;
 using Cicero.Emulator.Scenarios;
 using Cicero.Model;
 using Cicero.Policies.Registration;
-using Cicero.Policies.ReplicaSelection;
 using Cicero.RateAdaptation;
 using Cicero.Resources;
 using Cicero.Workflows;
@@ -155,11 +154,7 @@ internal sealed class SimInstance
             return existing;
         }
 
-        var frequency = Simulation.Clock.TimestampFrequency;
-        var selector = string.Equals(route.ReplicaSelector, ReplicaSelectorNames.C3, StringComparison.OrdinalIgnoreCase)
-            ? C3ReplicaSelector.CreateFactory(new C3Options { ClientCount = Service.Instances }).Create(frequency)
-            : Simulation.Catalog.GetReplicaSelector(route.ReplicaSelector).Create(frequency);
-        var client = new ReplicaClient(Simulation, selector, target, route.Replication);
+        var client = new ReplicaClient(Simulation, Simulation.CreateReplicaSelector(route.ReplicaSelector, Service.Instances), target, route.Replication);
         _replicaClients[target.Index] = client;
         return client;
     }

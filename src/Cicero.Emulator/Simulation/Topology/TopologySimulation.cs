@@ -3,7 +3,9 @@
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Workloads;
 using Cicero.Policies.Registration;
+using Cicero.Policies.ReplicaSelection;
 using Cicero.RateAdaptation;
+using Cicero.ReplicaSelection;
 using Cicero.Time;
 
 namespace Cicero.Emulator.Simulation.Topology;
@@ -39,6 +41,7 @@ public sealed partial class TopologySimulation
     private readonly ScenarioSpec _scenario;
     private readonly ConfigurationSpec _configuration;
     private readonly Random _serviceRandom;
+    private readonly Random _selectorSeeds;
     private readonly RunMetrics _metrics;
     private readonly List<TierRateSecond> _rates = [];
     private readonly long _durationTicks;
@@ -77,6 +80,7 @@ public sealed partial class TopologySimulation
         DefaultDeadlineMs = configuration.DeadlineMs;
         _serviceRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.ServiceTimes));
         RoutingRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.Routing));
+        _selectorSeeds = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.Selectors));
         _metrics = new RunMetrics(Compiled.Workflows);
         Instances = new SimInstance[Compiled.Services.Length][];
         for (var s = 0; s < Compiled.Services.Length; s++)
@@ -168,6 +172,32 @@ public sealed partial class TopologySimulation
         }
 
         return BuildResult();
+    }
+
+    /// <summary>
+    /// Creates one caller instance's replica selector. C3 is told how many callers share the servers (its n). The
+    /// catalog's random and P2C factories draw every selector's seed from one source shared by the whole process, so
+    /// a second run in the same process would get other seeds; the run makes its own, seeded from the scenario.
+    /// </summary>
+    internal IReplicaSelector CreateReplicaSelector(string name, int callers)
+    {
+        var frequency = Clock.TimestampFrequency;
+        if (string.Equals(name, ReplicaSelectorNames.C3, StringComparison.OrdinalIgnoreCase))
+        {
+            return C3ReplicaSelector.CreateFactory(new C3Options { ClientCount = callers }).Create(frequency);
+        }
+
+        if (string.Equals(name, ReplicaSelectorNames.Random, StringComparison.OrdinalIgnoreCase))
+        {
+            return new RandomSelector(_selectorSeeds.Next());
+        }
+
+        if (string.Equals(name, ReplicaSelectorNames.PowerOfTwoChoicesPeakEwma, StringComparison.OrdinalIgnoreCase))
+        {
+            return PowerOfTwoChoicesSelector.CreateFactory(new PowerOfTwoChoicesOptions { Random = new Random(_selectorSeeds.Next()) }).Create(frequency);
+        }
+
+        return Catalog.GetReplicaSelector(name).Create(frequency);
     }
 
     internal long SampleTicks(TimeDistribution distribution) =>

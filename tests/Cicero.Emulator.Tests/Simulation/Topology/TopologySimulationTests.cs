@@ -25,6 +25,21 @@ public sealed class TopologySimulationTests
         Assert.True(first.Events > 100_000, $"{first.Events} events");
     }
 
+    [Theory]
+    [InlineData("random")]
+    [InlineData("p2c-peak-ewma")]
+    [InlineData("c3")]
+    public void Run_RandomisedReplicaSelector_SameSeedSameResultWithinOneProcess(string selector)
+    {
+        // The catalog's random and P2C factories share one seed source per process; the runner must not depend on it.
+        var routes = $$"""[{ "from": "fe", "to": "be", "strategy": "blocks", "replication": 3, "replicaSelector": "{{selector}}" }]""";
+
+        var first = Run(TestScenarios.Tiny(routes: routes), "rc").ToJson();
+        var second = Run(TestScenarios.Tiny(routes: routes), "rc").ToJson();
+
+        Assert.Equal(first, second);
+    }
+
     [Fact]
     public void Run_RequestLeakedByHook_ThrowsConservationExceptionNamingTheCounts()
     {
