@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Emulator.Scenarios;
+
+/// <summary>
+/// One Cicero configuration a scenario is run under: the sub-task scheduler of every resource, whether distributed rate
+/// control runs, and its policies and knobs. Names resolve through the policy catalog.
+/// </summary>
+public sealed class ConfigurationSpec
+{
+    /// <summary>Gets or sets the configuration's name, unique in the scenario (for example "baseline", "rc", "rc+drr").</summary>
+    public string? Name { get; set; }
+
+    /// <summary>
+    /// Gets or sets whether rate adaptation runs. Without it every admission rate stays unlimited and only timeouts
+    /// (and the drop policy, if any) bound the load: the dissertation's baseline.
+    /// </summary>
+    /// <value><see langword="true"/>.</value>
+    public bool RateControl { get; set; } = true;
+
+    /// <summary>Gets or sets the sub-task scheduler of every resource, for example "fifo" or "drr".</summary>
+    /// <value>"fifo".</value>
+    public string Scheduler { get; set; } = "fifo";
+
+    /// <summary>Gets or sets the local rate-limit policy of every instance, for example "bottleneck-fairness".</summary>
+    /// <value>"bottleneck-fairness".</value>
+    public string RateLimitPolicy { get; set; } = "bottleneck-fairness";
+
+    /// <summary>Gets or sets the drop policy at the entry instances, for example "deadline-feasibility" or "never".</summary>
+    /// <value>"deadline-feasibility".</value>
+    public string DropPolicy { get; set; } = "deadline-feasibility";
+
+    /// <summary>Gets or sets the quantile knob q in [0, 1].</summary>
+    /// <value>0.5.</value>
+    public double Quantile { get; set; } = 0.5;
+
+    /// <summary>Gets or sets the control interval of rate adaptation, in milliseconds.</summary>
+    /// <value>100 ms.</value>
+    public double ControlIntervalMs { get; set; } = 100;
+
+    /// <summary>Gets or sets the end-to-end deadline of workflows that do not set their own; none when omitted.</summary>
+    public double? DeadlineMs { get; set; }
+
+    /// <summary>Gets or sets how many requests of a workflow may wait at an entry instance for an admission token.</summary>
+    /// <value>128.</value>
+    public int AdmissionQueueLimit { get; set; } = 128;
+}

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Emulator.Scenarios;
+
+/// <summary>Workloads, configurations and distributions.</summary>
+internal sealed partial class ScenarioValidator
+{
+    private void ValidateWorkloads(ScenarioSpec scenario)
+    {
+        var workloads = scenario.Workloads;
+        if (workloads is null || workloads.Count == 0)
+        {
+            Error("workloads", "must list at least one workload");
+            return;
+        }
+
+        for (var i = 0; i < workloads.Count; i++)
+        {
+            var path = $"workloads[{i}]";
+            var workload = workloads[i];
+            if (workload is null)
+            {
+                Error(path, "must not be null");
+                continue;
+            }
+
+            if (string.IsNullOrEmpty(workload.Workflow))
+            {
+                Error(path + ".workflow", "is required");
+            }
+            else if (!_workflows.Contains(workload.Workflow))
+            {
+                Error(path + ".workflow", $"unknown workflow '{workload.Workflow}'; known: {Known(_workflows)}");
+            }
+
+            var kindKnown = OneOf(path + ".kind", workload.Kind, WorkloadKinds.All);
+            var closed = workload.Kind == WorkloadKinds.ClosedLoop;
+            NonNegative(path + ".ratePerSecond", workload.RatePerSecond);
+            AtLeast(path + ".clients", workload.Clients, 0);
+            NonNegative(path + ".startSeconds", workload.StartSeconds);
+            if (workload.StopSeconds is { } stop && !(stop > workload.StartSeconds))
+            {
+                Error(path + ".stopSeconds", $"must be greater than startSeconds ({F(workload.StartSeconds)}), was {F(stop)}");
+            }
+
+            if (workload.ThinkTime is not null)
+            {
+                Distribution(path + ".thinkTime", workload.ThinkTime);
+            }
+
+            if (workload.Kind == WorkloadKinds.OnOff)
+            {
+                Positive(path + ".onSeconds", workload.OnSeconds);
+                Positive(path + ".offSeconds", workload.OffSeconds);
+            }
+
+            var offersLoad = closed ? workload.Clients > 0 : workload.RatePerSecond > 0;
+            var previous = double.NegativeInfinity;
+            for (var s = 0; workload.Steps is not null && s < workload.Steps.Count; s++)
+            {
+                var stepPath = $"{path}.steps[{s}]";
+                var step = workload.Steps[s];
+                if (step is null)
+                {
+                    Error(stepPath, "must not be null");
+                    continue;
+                }
+
+                if (NonNegative(stepPath + ".atSeconds", step.AtSeconds) && step.AtSeconds < previous)
+                {
+                    Error(stepPath + ".atSeconds", $"steps must be in time order; {F(step.AtSeconds)} comes after {F(previous)}");
+                }
+
+                previous = Math.Max(previous, step.AtSeconds);
+                if (kindKnown && closed)
+                {
+                    if (step.Clients is not { } clients)
+                    {
+                        Error(stepPath + ".clients", "is required for a closed-loop workload");
+                    }
+                    else
+                    {
+                        AtLeast(stepPath + ".clients", clients, 0);
+                        offersLoad |= clients > 0;
+                    }
+
+                    if (step.RatePerSecond is not null)
+                    {
+                        Error(stepPath + ".ratePerSecond", "applies only to open-loop workloads; use clients");
+                    }
+                }
+                else if (kindKnown)
+                {
+                    if (step.RatePerSecond is not { } rate)
+                    {
+                        Error(stepPath + ".ratePerSecond", $"is required for a {workload.Kind} workload");
+                    }
+                    else
+                    {
+                        NonNegative(stepPath + ".ratePerSecond", rate);
+                        offersLoad |= rate > 0;
+                    }
+
+                    if (step.Clients is not null)
+                    {
+                        Error(stepPath + ".clients", "applies only to closed-loop workloads; use ratePerSecond");
+                    }
+                }
+            }
+
+            if (kindKnown && !offersLoad)
+            {
+                Error(path, closed ? "offers no load: clients is 0 and no step adds any" : "offers no load: ratePerSecond is 0 and no step raises it");
+            }
+        }
+    }
+
+    private void ValidateConfigurations(IList<ConfigurationSpec>? configurations)
+    {
+        if (configurations is null || configurations.Count == 0)
+        {
+            Error("configurations", "must list at least one configuration");
+            return;
+        }
+
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        for (var i = 0; i < configurations.Count; i++)
+        {
+            var path = $"configurations[{i}]";
+            var configuration = configurations[i];
+            if (configuration is null)
+            {
+                Error(path, "must not be null");
+                continue;
+            }
+
+            if (configuration.Name is not null && !names.Add(configuration.Name))
+            {
+                Error(path + ".name", $"duplicate configuration name '{configuration.Name}'");
+            }
+
+            ValidateConfiguration(path, configuration);
+        }
+    }
+
+    /// <summary>Validates a configuration on its own (one passed to a run rather than listed in the scenario).</summary>
+    public IReadOnlyList<ScenarioError> ValidateConfiguration(ConfigurationSpec configuration, string path)
+    {
+        ValidateConfiguration(path, configuration);
+        return _errors;
+    }
+
+    private void ValidateConfiguration(string path, ConfigurationSpec configuration)
+    {
+        Name(path + ".name", configuration.Name);
+        OneOf(path + ".scheduler", configuration.Scheduler, _catalog.SchedulerNames, ignoreCase: true);
+        OneOf(path + ".rateLimitPolicy", configuration.RateLimitPolicy, _catalog.RateLimitPolicyNames, ignoreCase: true);
+        OneOf(path + ".dropPolicy", configuration.DropPolicy, _catalog.DropPolicyNames, ignoreCase: true);
+        if (!(configuration.Quantile >= 0 && configuration.Quantile <= 1))
+        {
+            Error(path + ".quantile", $"must be in [0, 1], was {F(configuration.Quantile)}");
+        }
+
+        Positive(path + ".controlIntervalMs", configuration.ControlIntervalMs);
+        if (configuration.DeadlineMs is { } deadline)
+        {
+            Positive(path + ".deadlineMs", deadline);
+        }
+
+        AtLeast(path + ".admissionQueueLimit", configuration.AdmissionQueueLimit, 0);
+    }
+
+    private void Distribution(string path, DistributionSpec distribution)
+    {
+        if (!OneOf(path + ".distribution", distribution.Distribution, DistributionKinds.All))
+        {
+            return;
+        }
+
+        if (distribution.Distribution == DistributionKinds.Constant)
+        {
+            NonNegative(path + ".meanMs", distribution.MeanMs);
+        }
+        else
+        {
+            Positive(path + ".meanMs", distribution.MeanMs);
+        }
+
+        if (distribution.Distribution == DistributionKinds.LogNormal)
+        {
+            Positive(path + ".cv", distribution.Cv);
+        }
+    }
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Admission;
+using Cicero.Context;
+using Cicero.Resources;
+
+namespace Cicero.Emulator.Simulation.Topology;
+
+/// <summary>Receives the end of a step (and the progress its remote calls accrued).</summary>
+internal interface IStepParent
+{
+    void OnStepDone(Outcome outcome);
+
+    void OnChildProgress(ProgressDelta progress);
+}
+
+/// <summary>Receives the end of a handler: the entry of a request, or the RPC that started it.</summary>
+internal interface IHandlerParent
+{
+    void OnHandlerDone(Handler handler, Outcome outcome);
+}
+
+/// <summary>
+/// A frame that waits for resource permits. Core's <see cref="ResourceSemaphore"/> returns a
+/// <see cref="ValueTask{TResult}"/>; with inline continuations and <c>ConfigureAwait(false)</c> its completion runs
+/// synchronously inside the clock callback that released the permit, so no thread or async state machine is involved.
+/// </summary>
+internal abstract class LeaseFrame
+{
+    private ValueTask<SubtaskLease> _pending;
+    private Action? _onReady;
+
+    protected void Acquire(ResourceSemaphore resource, RequestContext context, double cost)
+    {
+        var acquire = resource.AcquireAsync(context, cost);
+        if (acquire.IsCompleted)
+        {
+            OnLease(acquire.GetAwaiter().GetResult());
+            return;
+        }
+
+        _pending = acquire;
+        acquire.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_onReady ??= Ready);
+    }
+
+    protected abstract void OnLease(SubtaskLease lease);
+
+    private void Ready()
+    {
+        var pending = _pending;
+        _pending = default;
+        OnLease(pending.GetAwaiter().GetResult());
+    }
+}
+
+/// <summary>One request handled at one instance: hold a thread (if the service has a pool), run the body, reply.</summary>
+internal sealed class Handler : LeaseFrame, IStepParent
+{
+    private readonly PlanStep[] _body;
+    private readonly IHandlerParent _parent;
+    private readonly string? _caller;
+    private readonly bool _isEntry;
+    private SubtaskLease _thread;
+    private long _threadAt;
+    private int _next;
+
+    public Handler(SimInstance instance, SimRequest request, RequestContext context, PlanStep[] body, IHandlerParent parent, string? caller, bool isEntry)
+    {
+        Instance = instance;
+        Request = request;
+        Context = context;
+        _body = body;
+        _parent = parent;
+        _caller = caller;
+        _isEntry = isEntry;
+    }
+
+    public SimInstance Instance { get; }
+
+    public SimRequest Request { get; }
+
+    public RequestContext Context { get; }
+
+    public long ArrivedAt { get; private set; }
+
+    public void Start()
+    {
+        ArrivedAt = Instance.Simulation.Now;
+        if (!_isEntry)
+        {
+            // Interior instances do not enforce σ (the entry does), but their model must see arrivals per caller and
+            // admissions, or α and the per-caller shares of their answers would be wrong.
+            var model = Instance.Model.Get(Instance.Registry.Resolve(Context));
+            model.RecordArrival(_caller);
+            model.RecordAdmitted();
+        }
+
+        var pool = Instance.Service.ThreadPool;
+        if (pool >= 0)
+        {
+            Acquire(Instance.Resources[pool], Context, 1);
+        }
+        else
+        {
+            RunNext();
+        }
+    }
+
+    public void OnStepDone(Outcome outcome)
+    {
+        if (outcome.IsOk)
+        {
+            RunNext();
+        }
+        else
+        {
+            Done(outcome);
+        }
+    }
+
+    public void OnChildProgress(ProgressDelta progress) => Context.Progress.AddSequential(progress);
+
+    protected override void OnLease(SubtaskLease lease)
+    {
+        if (!lease.IsAcquired)
+        {
+            Done(Outcome.Dropped(lease.RejectionReason));
+            return;
+        }
+
+        _thread = lease;
+        _threadAt = Instance.Simulation.Now;
+        RunNext();
+    }
+
+    private void RunNext()
+    {
+        if (_next == _body.Length)
+        {
+            Done(Outcome.Ok);
+            return;
+        }
+
+        _body[_next++].Start(this, this);
+    }
+
+    private void Done(Outcome outcome)
+    {
+        if (_thread.IsAcquired)
+        {
+            Instance.Release(Instance.Service.ThreadPool, _thread, _threadAt);
+            _thread = default;
+        }
+
+        if (outcome.IsOk)
+        {
+            Instance.CompleteRequest(Context, ArrivedAt, _isEntry);
+        }
+
+        _parent.OnHandlerDone(this, outcome);
+    }
+}
+
+/// <summary>A list of steps run in order within a handler (a branch of a parallel stage).</summary>
+internal sealed class Sequence(Handler handler, PlanStep[] steps, IStepParent parent) : IStepParent
+{
+    private int _next;
+
+    public void Run()
+    {
+        if (_next == steps.Length)
+        {
+            parent.OnStepDone(Outcome.Ok);
+            return;
+        }
+
+        steps[_next++].Start(handler, this);
+    }
+
+    public void OnStepDone(Outcome outcome)
+    {
+        if (outcome.IsOk)
+        {
+            Run();
+        }
+        else
+        {
+            parent.OnStepDone(outcome);
+        }
+    }
+
+    public void OnChildProgress(ProgressDelta progress) => parent.OnChildProgress(progress);
+}
+
+/// <summary>
+/// Waits for all of its children, like <c>Task.WhenAll</c>; the first failure is the outcome. Service time joins as a
+/// parallel-divide metric (Σb/p) and load as a sum (DESIGN.md §4).
+/// </summary>
+internal sealed class Join(IStepParent parent, int count) : IStepParent
+{
+    private readonly int _count = count;
+    private int _remaining = count;
+    private Outcome _failure = Outcome.Ok;
+    private double _serviceTime;
+    private double _load;
+
+    public void OnStepDone(Outcome outcome)
+    {
+        if (!outcome.IsOk && _failure.IsOk)
+        {
+            _failure = outcome;
+        }
+
+        if (--_remaining == 0)
+        {
+            parent.OnChildProgress(new ProgressDelta(_serviceTime / _count, _load));
+            parent.OnStepDone(_failure);
+        }
+    }
+
+    public void OnChildProgress(ProgressDelta progress)
+    {
+        _serviceTime += progress.ServiceTime;
+        _load += progress.Load;
+    }
+}
+
+/// <summary>Holds a disk or compute resource for a sampled service time.</summary>
+internal sealed class UseFrame(Handler handler, UseStep step, IStepParent parent) : LeaseFrame
+{
+    private static readonly Action<object?> OnRelease = static state => ((UseFrame)state!).Release();
+    private SubtaskLease _lease;
+    private long _acquiredAt;
+
+    public void Start() => Acquire(handler.Instance.Resources[step.Resource], handler.Context, step.ServiceTime.MeanSeconds);
+
+    protected override void OnLease(SubtaskLease lease)
+    {
+        if (!lease.IsAcquired)
+        {
+            parent.OnStepDone(Outcome.Dropped(lease.RejectionReason));
+            return;
+        }
+
+        var simulation = handler.Instance.Simulation;
+        _lease = lease;
+        _acquiredAt = simulation.Now;
+        simulation.Clock.ScheduleAt(_acquiredAt + simulation.SampleTicks(step.ServiceTime), OnRelease, this);
+    }
+
+    private void Release()
+    {
+        handler.Instance.Release(step.Resource, _lease, _acquiredAt);
+        parent.OnStepDone(Outcome.Ok);
+    }
+}
+
+/// <summary>A request arriving at an entry instance: admission, then the workflow's plan, then the client's outcome.</summary>
+internal sealed class EntryFrame(SimInstance instance, SimRequest request) : IHandlerParent
+{
+    private ValueTask<AdmissionResult> _pending;
+
+    public void Start()
+    {
+        var workflow = request.Workflow;
+        var deadline = workflow.DeadlineMs ?? instance.Simulation.DefaultDeadlineMs;
+        var context = instance.StartRequest(workflow.Id, deadline is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
+        request.Context = context;
+        var admit = instance.Admission.AdmitAsync(context);
+        if (admit.IsCompleted)
+        {
+            OnAdmission(admit.GetAwaiter().GetResult());
+            return;
+        }
+
+        _pending = admit;
+        admit.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(Ready);
+    }
+
+    public void OnHandlerDone(Handler handler, Outcome outcome) => instance.Simulation.Finish(request, outcome);
+
+    private void Ready()
+    {
+        var pending = _pending;
+        _pending = default;
+        OnAdmission(pending.GetAwaiter().GetResult());
+    }
+
+    private void OnAdmission(AdmissionResult result)
+    {
+        if (!result.IsAdmitted)
+        {
+            instance.Simulation.Finish(request, Outcome.Dropped(result.Reason));
+            return;
+        }
+
+        instance.Simulation.RecordAdmitted(request);
+        new Handler(instance, request, request.Context!, request.Workflow.Body, this, caller: null, isEntry: true).Start();
+    }
+}

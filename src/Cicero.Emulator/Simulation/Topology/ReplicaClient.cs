@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Globalization;
+using Cicero.ReplicaSelection;
+
+namespace Cicero.Emulator.Simulation.Topology;
+
+/// <summary>
+/// One caller instance's replica selection towards a blocks-routed service: a selector from the policy catalog, one
+/// <see cref="ReplicaState"/> per callee instance shared by every replica group holding it, and a FIFO backlog per group
+/// for selectors that hold requests back (C3's rate control), retried on replies and by a timer, as in the C3 simulation.
+/// </summary>
+internal sealed class ReplicaClient
+{
+    private static readonly Action<object?> OnTimer = static state => ((Backlog)state!).Client.Timer((Backlog)state);
+    private readonly TopologySimulation _simulation;
+    private readonly IReplicaSelector _selector;
+    private readonly ReplicaState[] _views;
+    private readonly ReplicaState[][] _groups;
+    private readonly Backlog[] _backlogs;
+    private readonly int _replication;
+
+    public ReplicaClient(TopologySimulation simulation, IReplicaSelector selector, ServiceDef target, int replication)
+    {
+        _simulation = simulation;
+        _selector = selector;
+        _replication = replication;
+        var n = target.Instances;
+        _views = new ReplicaState[n];
+        for (var i = 0; i < n; i++)
+        {
+            _views[i] = new ReplicaState(target.Name + "-" + i.ToString(CultureInfo.InvariantCulture));
+        }
+
+        _groups = new ReplicaState[n][];
+        _backlogs = new Backlog[n];
+        for (var start = 0; start < n; start++)
+        {
+            _groups[start] = new ReplicaState[replication];
+            for (var r = 0; r < replication; r++)
+            {
+                _groups[start][r] = _views[(start + r) % n];
+            }
+
+            _backlogs[start] = new Backlog(this, start);
+        }
+    }
+
+    public void Route(RpcFrame frame, int groupStart)
+    {
+        var backlog = _backlogs[groupStart];
+        if (backlog.Waiting.Count > 0)
+        {
+            // Keep FIFO order behind requests already held back for this group.
+            backlog.Waiting.Enqueue(frame);
+            return;
+        }
+
+        var choice = _selector.Choose(_groups[groupStart], _simulation.Now);
+        switch (choice.Kind)
+        {
+            case ReplicaChoiceKind.Replica:
+                frame.Proceed((groupStart + choice.Index) % _views.Length);
+                break;
+            case ReplicaChoiceKind.Backlog:
+                backlog.Waiting.Enqueue(frame);
+                ArmTimer(backlog);
+                break;
+            default:
+                frame.FailNoReplica();
+                break;
+        }
+    }
+
+    public void OnSent(int target, long now)
+    {
+        _views[target].Outstanding++;
+        _selector.OnSent(_views[target], now);
+    }
+
+    public void OnFeedback(int target, in ReplicaFeedback feedback, long now)
+    {
+        var view = _views[target];
+        if (view.Outstanding > 0)
+        {
+            view.Outstanding--;
+        }
+
+        _selector.OnFeedback(view, feedback, now);
+
+        // A reply may have raised the replica's rate: retry every group that holds this instance.
+        for (var r = 0; r < _replication; r++)
+        {
+            var start = target - r;
+            var backlog = _backlogs[start < 0 ? start + _views.Length : start];
+            if (backlog.Waiting.Count > 0)
+            {
+                Pump(backlog);
+            }
+        }
+    }
+
+    private void Timer(Backlog backlog)
+    {
+        if (backlog.TimerDue != _simulation.Now)
+        {
+            return;
+        }
+
+        backlog.TimerDue = long.MaxValue;
+        Pump(backlog);
+    }
+
+    private void Pump(Backlog backlog)
+    {
+        while (backlog.Waiting.TryPeek(out var frame))
+        {
+            var choice = _selector.Choose(_groups[backlog.Start], _simulation.Now);
+            if (choice.Kind == ReplicaChoiceKind.Backlog)
+            {
+                ArmTimer(backlog);
+                return;
+            }
+
+            backlog.Waiting.Dequeue();
+            if (choice.Kind == ReplicaChoiceKind.Replica)
+            {
+                frame.Proceed((backlog.Start + choice.Index) % _views.Length);
+            }
+            else
+            {
+                frame.FailNoReplica();
+            }
+        }
+    }
+
+    private void ArmTimer(Backlog backlog)
+    {
+        var now = _simulation.Now;
+        if (_selector is not IBackpressureAware aware || aware.TimeUntilAvailable(_groups[backlog.Start], now) is not { } wait)
+        {
+            // Nothing will free a replica by itself; fail what waits rather than lose it.
+            while (backlog.Waiting.TryDequeue(out var frame))
+            {
+                frame.FailNoReplica();
+            }
+
+            return;
+        }
+
+        var due = now + Math.Max(1, wait);
+        if (due < backlog.TimerDue)
+        {
+            backlog.TimerDue = due;
+            _simulation.Clock.ScheduleAt(due, OnTimer, backlog);
+        }
+    }
+
+    private sealed class Backlog(ReplicaClient client, int start)
+    {
+        public ReplicaClient Client { get; } = client;
+
+        public int Start { get; } = start;
+
+        public Queue<RpcFrame> Waiting { get; } = new();
+
+        public long TimerDue { get; set; } = long.MaxValue;
+    }
+}

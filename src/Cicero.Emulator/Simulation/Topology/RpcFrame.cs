@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Context;
+using Cicero.Emulator.Scenarios;
+using Cicero.ReplicaSelection;
+using Cicero.Resources;
+
+namespace Cicero.Emulator.Simulation.Topology;
+
+/// <summary>
+/// One RPC: pick the callee instance by the route (possibly waiting in a replica selector's backlog), hold a connection
+/// of the caller's pool, cross the network, run the callee's handler, cross back. A timeout (the RPC timeout, or the
+/// time left to the deadline if shorter) ends the call for the caller; the callee is not told and keeps working.
+/// </summary>
+internal sealed class RpcFrame : LeaseFrame, IHandlerParent
+{
+    private static readonly Action<object?> OnArrive = static state => ((RpcFrame)state!).Arrive();
+    private static readonly Action<object?> OnReply = static state => ((RpcFrame)state!).Reply();
+    private static readonly Action<object?> OnTimeout = static state => ((RpcFrame)state!).Timeout();
+    private readonly Handler _caller;
+    private readonly CallStep _step;
+    private readonly IStepParent _parent;
+    private readonly TopologySimulation _simulation;
+    private readonly int _fixedReplica;
+    private int _groupStart;
+    private ReplicaClient? _client;
+    private SimInstance? _target;
+    private SubtaskLease _connection;
+    private long _connectionAt;
+    private long _sentAt;
+    private bool _sent;
+    private bool _done;
+    private Outcome _reply;
+    private ProgressDelta _replyProgress;
+    private double _replyQueue;
+    private long _replyServiceTicks;
+
+    public RpcFrame(Handler caller, CallStep step, IStepParent parent, int groupStart, int fixedReplica = -1)
+    {
+        _caller = caller;
+        _step = step;
+        _parent = parent;
+        _simulation = caller.Instance.Simulation;
+        _groupStart = groupStart;
+        _fixedReplica = fixedReplica;
+    }
+
+    /// <summary>Picks a block of the request's partition and returns the start of its replica group.</summary>
+    public static int PickBlockGroup(Handler caller, CallStep step)
+    {
+        var route = step.Route!;
+        var request = caller.Request;
+        var block = caller.Instance.Simulation.RoutingRandom.Next(route.BlocksPerPartition);
+        return route.BlockGroupStarts![request.Workflow.Index][(request.Partition * route.BlocksPerPartition) + block];
+    }
+
+    public void Start()
+    {
+        var route = _step.Route;
+        var instances = _step.Target.Instances;
+        switch (route?.Strategy)
+        {
+            case RoutingStrategies.Blocks:
+                if (_groupStart < 0)
+                {
+                    _groupStart = PickBlockGroup(_caller, _step);
+                }
+
+                if (_fixedReplica >= 0 || _step.ToPrimary)
+                {
+                    Proceed((_groupStart + Math.Max(0, _fixedReplica)) % instances);
+                    return;
+                }
+
+                _client = _caller.Instance.GetReplicaClient(_step.Target, route);
+                _client.Route(this, _groupStart);
+                return;
+            case RoutingStrategies.ConsistentHash:
+                Proceed(route.PartitionOwners![_caller.Request.Workflow.Index][_caller.Request.Partition]);
+                return;
+            case RoutingStrategies.RoundRobin:
+                Proceed(_caller.Instance.NextRoundRobin(_step.Target));
+                return;
+            default:
+                Proceed(_simulation.RoutingRandom.Next(instances));
+                return;
+        }
+    }
+
+    /// <summary>Sends the call to instance <paramref name="target"/> of the callee service.</summary>
+    public void Proceed(int target)
+    {
+        _target = _simulation.Instances[_step.Target.Index][target];
+        var timeout = _simulation.RpcTimeoutTicks;
+        if (_caller.Context.Deadline is { } deadline)
+        {
+            var left = deadline.Ticks - (_simulation.Now - _caller.Context.StartTimestamp);
+            timeout = Math.Clamp(left, 0, timeout);
+        }
+
+        _simulation.Clock.ScheduleAt(_simulation.Now + timeout, OnTimeout, this);
+        var pool = _caller.Instance.Service.ConnectionPool;
+        if (pool >= 0)
+        {
+            Acquire(_caller.Instance.Resources[pool], _caller.Context, 1);
+        }
+        else
+        {
+            Send();
+        }
+    }
+
+    /// <summary>The replica selector had no replica to offer (all down): the call fails.</summary>
+    public void FailNoReplica()
+    {
+        _done = true;
+        _parent.OnStepDone(Outcome.Failed(Outcome.NoReplica));
+    }
+
+    public void OnHandlerDone(Handler handler, Outcome outcome)
+    {
+        _reply = outcome;
+        _replyProgress = handler.Context.Progress.Current;
+        _replyQueue = _target!.QueueLength;
+        _replyServiceTicks = _simulation.Now - handler.ArrivedAt;
+        _simulation.Clock.ScheduleAt(_simulation.Now + _simulation.NetworkTicks, OnReply, this);
+    }
+
+    protected override void OnLease(SubtaskLease lease)
+    {
+        if (_done)
+        {
+            // The call timed out while waiting for a connection: give the connection straight back.
+            if (lease.IsAcquired)
+            {
+                _caller.Instance.Release(_caller.Instance.Service.ConnectionPool, lease, _simulation.Now);
+            }
+
+            return;
+        }
+
+        if (!lease.IsAcquired)
+        {
+            _done = true;
+            _parent.OnStepDone(Outcome.Dropped(lease.RejectionReason));
+            return;
+        }
+
+        _connection = lease;
+        _connectionAt = _simulation.Now;
+        Send();
+    }
+
+    private void Send()
+    {
+        _sent = true;
+        _sentAt = _simulation.Now;
+        _caller.Instance.Model.Get(_caller.Instance.Registry.Resolve(_caller.Context)).RecordDownstreamCall(_step.Target.Name, _target!.Id);
+        _client?.OnSent(_target.Index, _sentAt);
+        _simulation.Clock.ScheduleAt(_sentAt + _simulation.NetworkTicks, OnArrive, this);
+    }
+
+    private void Arrive() =>
+        new Handler(_target!, _caller.Request, _caller.Context.ForDownstreamCall(), _step.Body, this, _caller.Instance.Id, isEntry: false).Start();
+
+    private void Reply()
+    {
+        if (_done)
+        {
+            // The caller gave up already; the late reply is discarded (its feedback was the timeout's).
+            return;
+        }
+
+        _done = true;
+        ReleaseConnection();
+        var now = _simulation.Now;
+        _client?.OnFeedback(
+            _target!.Index,
+            new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), _replyQueue, TimeSpan.FromTicks(_replyServiceTicks)),
+            now);
+        _parent.OnChildProgress(_replyProgress);
+        _parent.OnStepDone(_reply);
+    }
+
+    private void Timeout()
+    {
+        if (_done)
+        {
+            return;
+        }
+
+        _done = true;
+        ReleaseConnection();
+        if (_sent)
+        {
+            var now = _simulation.Now;
+            _client?.OnFeedback(_target!.Index, new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), 0, TimeSpan.Zero, Failed: true), now);
+        }
+
+        _parent.OnStepDone(Outcome.Failed(Outcome.Timeout));
+    }
+
+    private void ReleaseConnection()
+    {
+        if (_connection.IsAcquired)
+        {
+            _caller.Instance.Release(_caller.Instance.Service.ConnectionPool, _connection, _connectionAt);
+            _connection = default;
+        }
+    }
+}

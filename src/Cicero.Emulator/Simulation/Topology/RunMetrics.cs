@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Emulator.Simulation.Topology;
+
+/// <summary>
+/// Counts every request's outcome twice: over the whole run (for the conservation check) and over the measured window
+/// (for the results), plus per-second bins and the raw latencies of measured completions.
+/// </summary>
+internal sealed class RunMetrics
+{
+    private readonly WorkflowCounters[] _workflows;
+
+    public RunMetrics(WorkflowDef[] workflows)
+    {
+        _workflows = new WorkflowCounters[workflows.Length];
+        for (var w = 0; w < workflows.Length; w++)
+        {
+            _workflows[w] = new WorkflowCounters(workflows[w]);
+        }
+    }
+
+    public IReadOnlyList<WorkflowCounters> Workflows => _workflows;
+
+    public void Offered(SimRequest request, int second)
+    {
+        var counters = _workflows[request.Workflow.Index];
+        counters.AllOffered++;
+        counters.Bin(second).Offered++;
+        if (request.Measured)
+        {
+            counters.Offered++;
+        }
+    }
+
+    public void Admitted(SimRequest request)
+    {
+        if (request.Measured)
+        {
+            _workflows[request.Workflow.Index].Admitted++;
+        }
+    }
+
+    public void Outcome(SimRequest request, Outcome outcome, long now, int second)
+    {
+        var counters = _workflows[request.Workflow.Index];
+        var bin = counters.Bin(second);
+        var latencyMs = (now - request.ArrivedAt) / (double)TimeSpan.TicksPerMillisecond;
+        switch (outcome.Kind)
+        {
+            case OutcomeKind.Completed:
+                counters.AllCompleted++;
+                bin.Completed++;
+                bin.LatencySumMs += latencyMs;
+                break;
+            case OutcomeKind.Dropped:
+                counters.AllDropped++;
+                bin.Dropped++;
+                break;
+            default:
+                counters.AllFailed++;
+                bin.Failed++;
+                break;
+        }
+
+        if (!request.Measured)
+        {
+            return;
+        }
+
+        switch (outcome.Kind)
+        {
+            case OutcomeKind.Completed:
+                counters.Completed++;
+                counters.LatenciesMs.Add(latencyMs);
+                if (request.Context?.Deadline is { } deadline)
+                {
+                    counters.Lnd.Add(latencyMs / deadline.TotalMilliseconds);
+                }
+
+                break;
+            case OutcomeKind.Dropped:
+                counters.Dropped++;
+                Count(counters.DroppedByReason, outcome.Reason);
+                break;
+            default:
+                counters.Failed++;
+                Count(counters.FailedByReason, outcome.Reason);
+                break;
+        }
+    }
+
+    private static void Count(SortedDictionary<string, long> counts, string reason) =>
+        counts[reason] = counts.TryGetValue(reason, out var count) ? count + 1 : 1;
+}
+
+/// <summary>One workflow's counters.</summary>
+internal sealed class WorkflowCounters(WorkflowDef workflow)
+{
+    public WorkflowDef Workflow { get; } = workflow;
+
+    public long AllOffered { get; set; }
+
+    public long AllCompleted { get; set; }
+
+    public long AllDropped { get; set; }
+
+    public long AllFailed { get; set; }
+
+    public long Offered { get; set; }
+
+    public long Admitted { get; set; }
+
+    public long Completed { get; set; }
+
+    public long Dropped { get; set; }
+
+    public long Failed { get; set; }
+
+    public SortedDictionary<string, long> DroppedByReason { get; } = new(StringComparer.Ordinal);
+
+    public SortedDictionary<string, long> FailedByReason { get; } = new(StringComparer.Ordinal);
+
+    public List<double> LatenciesMs { get; } = [];
+
+    public List<double> Lnd { get; } = [];
+
+    public List<SecondBin> Bins { get; } = [];
+
+    public SecondBin Bin(int second)
+    {
+        while (Bins.Count <= second)
+        {
+            Bins.Add(new SecondBin());
+        }
+
+        return Bins[second];
+    }
+}
+
+/// <summary>One second of one workflow.</summary>
+internal sealed class SecondBin
+{
+    public long Offered { get; set; }
+
+    public long Completed { get; set; }
+
+    public long Dropped { get; set; }
+
+    public long Failed { get; set; }
+
+    public double LatencySumMs { get; set; }
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Globalization;
+using Cicero.Admission;
+using Cicero.Context;
+using Cicero.Emulator.Scenarios;
+using Cicero.Model;
+using Cicero.Policies.Registration;
+using Cicero.RateAdaptation;
+using Cicero.Resources;
+using Cicero.Workflows;
+
+namespace Cicero.Emulator.Simulation.Topology;
+
+/// <summary>
+/// One simulated process with its own Cicero objects: workflow registry, local model, admission controller, rate
+/// adaptation controller and resource semaphores, all on the simulation's virtual clock and with inline continuations.
+/// </summary>
+/// <remarks>
+/// Built from the parts rather than through <c>CiceroRuntime</c> because a rate-limit policy factory needs the
+/// process's registry (<see cref="RateLimitPolicyContext"/>), which the runtime creates inside its constructor.
+/// </remarks>
+internal sealed class SimInstance
+{
+    private readonly int[] _roundRobin;
+    private readonly ReplicaClient?[] _replicaClients;
+
+    public SimInstance(TopologySimulation simulation, ServiceDef service, int index, ConfigurationSpec configuration, PolicyCatalog catalog)
+    {
+        Simulation = simulation;
+        Service = service;
+        Index = index;
+        Id = service.Name + "-" + index.ToString(CultureInfo.InvariantCulture);
+        var clock = simulation.Clock;
+        var interval = TimeSpan.FromMilliseconds(configuration.ControlIntervalMs);
+        Registry = new WorkflowRegistry();
+        var modelOptions = new LocalModelOptions();
+        Model = new LocalModel(Registry, clock, modelOptions);
+        var admissionOptions = new AdmissionOptions { RunContinuationsAsynchronously = false, QueueLimit = configuration.AdmissionQueueLimit };
+        Admission = new AdmissionController(Registry, catalog.GetDropPolicy(configuration.DropPolicy).Create(Registry), Model, clock, admissionOptions);
+        var rateOptions = new RateAdaptationOptions
+        {
+            ProcessId = Id,
+            Quantile = configuration.Quantile,
+            Interval = interval,
+            HoldTime = interval * 10 > TimeSpan.FromSeconds(1) ? interval * 10 : TimeSpan.FromSeconds(1),
+        };
+        var policy = configuration.RateControl
+            ? catalog.GetRateLimitPolicy(configuration.RateLimitPolicy).Create(new RateLimitPolicyContext(Registry, interval))
+            : null;
+        RateAdaptation = new RateAdaptationController(rateOptions, Model, policy, source: null, Admission, clock);
+
+        Resources = new ResourceSemaphore[service.Resources.Length];
+        BusyTicks = new long[service.Resources.Length];
+        var scheduler = catalog.GetScheduler(configuration.Scheduler);
+        for (var r = 0; r < Resources.Length; r++)
+        {
+            var spec = service.Resources[r];
+            var options = new ResourceSemaphoreOptions
+            {
+                Name = spec.Name!,
+                Capacity = spec.Capacity,
+                MaxQueueLength = spec.MaxQueueLength,
+                RunContinuationsAsynchronously = false,
+            };
+            var resource = new ResourceSemaphore(
+                options, Registry, scheduler.Create(new SubtaskSchedulerContext(spec.Name!, spec.Capacity, clock.TimestampFrequency, Registry)), clock, modelOptions);
+            Model.AddResource(resource);
+            Resources[r] = resource;
+        }
+
+        _roundRobin = new int[simulation.Compiled.Services.Length];
+        _replicaClients = new ReplicaClient?[simulation.Compiled.Services.Length];
+    }
+
+    public TopologySimulation Simulation { get; }
+
+    public ServiceDef Service { get; }
+
+    public int Index { get; }
+
+    public string Id { get; }
+
+    public WorkflowRegistry Registry { get; }
+
+    public LocalModel Model { get; }
+
+    public AdmissionController Admission { get; }
+
+    public RateAdaptationController RateAdaptation { get; }
+
+    public ResourceSemaphore[] Resources { get; }
+
+    /// <summary>Gets, per resource, the permit-ticks held inside the measured window.</summary>
+    public long[] BusyTicks { get; }
+
+    /// <summary>Gets the sub-tasks waiting at all of this instance's resources (the queue C3 feedback reports).</summary>
+    public int QueueLength
+    {
+        get
+        {
+            var total = 0;
+            foreach (var resource in Resources)
+            {
+                total += resource.QueueLength;
+            }
+
+            return total;
+        }
+    }
+
+    /// <summary>Starts a request here as an entry point, stamping the workflow's end-to-end estimates (as CiceroRuntime does).</summary>
+    public RequestContext StartRequest(WorkflowId workflow, TimeSpan? deadline)
+    {
+        var context = RequestContext.Start(workflow, Simulation.Clock, deadline);
+        var estimate = Model.Get(Registry.Resolve(context)).EstimatedTotal;
+        return estimate == default ? context : context.WithEstimatedTotal(estimate);
+    }
+
+    /// <summary>Feeds a finished request's time here into L and, at the entry, its totals into T (as CiceroRuntime does).</summary>
+    public void CompleteRequest(RequestContext context, long admittedAt, bool isEntryPoint)
+    {
+        var model = Model.Get(Registry.Resolve(context));
+        model.RecordCompletion(TimeSpan.FromTicks(Simulation.Now - admittedAt));
+        if (isEntryPoint)
+        {
+            model.RecordEndToEndTotals(new ProgressDelta(context.ElapsedServiceTime, context.ElapsedLoad));
+        }
+    }
+
+    /// <summary>Releases a permit and adds the part of its hold inside the measured window to the resource's busy time.</summary>
+    public void Release(int resource, SubtaskLease lease, long acquiredAt)
+    {
+        lease.Dispose();
+        var from = Math.Max(acquiredAt, Simulation.WindowStartTicks);
+        var to = Math.Min(Simulation.Now, Simulation.WindowEndTicks);
+        if (to > from)
+        {
+            BusyTicks[resource] += to - from;
+        }
+    }
+
+    public int NextRoundRobin(ServiceDef target)
+    {
+        var next = _roundRobin[target.Index];
+        _roundRobin[target.Index] = (next + 1) % target.Instances;
+        return next;
+    }
+
+    public ReplicaClient GetReplicaClient(ServiceDef target, RouteDef route)
+    {
+        if (_replicaClients[target.Index] is { } existing)
+        {
+            return existing;
+        }
+
+        var client = new ReplicaClient(Simulation, Simulation.CreateReplicaSelector(route.ReplicaSelector, Service.Instances), target, route.Replication);
+        _replicaClients[target.Index] = client;
+        return client;
+    }
+}

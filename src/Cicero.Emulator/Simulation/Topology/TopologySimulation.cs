@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Emulator.Scenarios;
+using Cicero.Emulator.Workloads;
+using Cicero.Policies.Registration;
+using Cicero.Policies.ReplicaSelection;
+using Cicero.RateAdaptation;
+using Cicero.ReplicaSelection;
+using Cicero.Time;
+
+namespace Cicero.Emulator.Simulation.Topology;
+
+/// <summary>
+/// Runs a scenario under one configuration as a discrete-event simulation on a <see cref="VirtualTimeProvider"/>: every
+/// instance has its own Cicero objects (admission, rate adaptation, resource semaphores with the configured scheduler),
+/// requests flow through the services as their workflow's plan says, network hops, service times, RPC timeouts and
+/// rate-exchange rounds are events.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Single-threaded and repeatable bit for bit: every event is a callback of the one virtual clock, Core's engines run
+/// with inline continuations, and every random draw comes from a stream seeded from the scenario's seed (one per
+/// workload, one for service times, one for routing), drawn in event order. No async/await, no threads.
+/// </para>
+/// <para>
+/// Each request ends exactly once: completed, dropped with a reason, or failed (a timeout). The client gives up after
+/// the RPC timeout, so every request has an outcome by then; the run ends when all have one, and fails with a
+/// <see cref="ConservationException"/> if the counts do not add up.
+/// </para>
+/// </remarks>
+public sealed partial class TopologySimulation
+{
+    private static readonly Action<object?> OnArrival = static state => ((OpenWorkload)state!).Simulation.Arrive((OpenWorkload)state);
+    private static readonly Action<object?> OnClientsChange = static state => ((ClosedWorkload)state!).Simulation.ChangeClients((ClosedWorkload)state);
+    private static readonly Action<object?> OnClientSend = static state => ((ClosedLoopClient)state!).Workload.Simulation.ClientSend((ClosedLoopClient)state);
+    private static readonly Action<object?> OnClientTimeout = static state => ((SimRequest)state!).Simulation.Finish((SimRequest)state, Outcome.Failed(Outcome.Timeout));
+    private static readonly Action<object?> OnRateRound = static state => ((SimInstance)state!).Simulation.RateRound((SimInstance)state);
+    private static readonly Action<object?> OnSample = static state => ((TopologySimulation)state!).SampleRates();
+    private static readonly long MinimumClientGapTicks = TimeSpan.FromMilliseconds(1).Ticks;
+
+    private readonly ScenarioSpec _scenario;
+    private readonly ConfigurationSpec _configuration;
+    private readonly Random _serviceRandom;
+    private readonly Random _selectorSeeds;
+    private readonly RunMetrics _metrics;
+    private readonly List<TierRateSecond> _rates = [];
+    private readonly long _durationTicks;
+    private readonly long _controlIntervalTicks;
+    private long _nextRequestId;
+    private long _inFlight;
+    private bool _ran;
+
+    /// <summary>Creates a run of <paramref name="scenario"/> under <paramref name="configuration"/>.</summary>
+    /// <param name="scenario">A scenario, as loaded by <see cref="ScenarioLoader"/>; validated again here.</param>
+    /// <param name="configuration">The configuration; usually one of the scenario's, but any valid one will do.</param>
+    /// <param name="catalog">The policies names resolve against; <see cref="PolicyCatalog.Default"/> when <see langword="null"/>.</param>
+    /// <exception cref="ScenarioValidationException">The scenario or the configuration is invalid.</exception>
+    public TopologySimulation(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog? catalog = null)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(configuration);
+        Catalog = catalog ?? PolicyCatalog.Default;
+        var errors = ScenarioLoader.Validate(scenario, Catalog).ToList();
+        errors.AddRange(new ScenarioValidator(Catalog).ValidateConfiguration(configuration, "configuration"));
+        if (errors.Count > 0)
+        {
+            throw new ScenarioValidationException(errors, scenario.Name);
+        }
+
+        _scenario = scenario;
+        _configuration = configuration;
+        Compiled = CompiledScenario.Compile(scenario);
+        var network = scenario.Network ?? new NetworkSpec();
+        NetworkTicks = (long)Math.Round(network.OneWayDelayMs * TimeSpan.TicksPerMillisecond);
+        RpcTimeoutTicks = (long)Math.Round(network.RpcTimeoutMs * TimeSpan.TicksPerMillisecond);
+        _durationTicks = ToTicks(scenario.DurationSeconds);
+        WindowStartTicks = ToTicks(scenario.WarmUpSeconds);
+        WindowEndTicks = _durationTicks;
+        _controlIntervalTicks = (long)Math.Round(configuration.ControlIntervalMs * TimeSpan.TicksPerMillisecond);
+        DefaultDeadlineMs = configuration.DeadlineMs;
+        _serviceRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.ServiceTimes));
+        RoutingRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.Routing));
+        _selectorSeeds = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.Selectors));
+        _metrics = new RunMetrics(Compiled.Workflows);
+        Instances = new SimInstance[Compiled.Services.Length][];
+        for (var s = 0; s < Compiled.Services.Length; s++)
+        {
+            var service = Compiled.Services[s];
+            Instances[s] = new SimInstance[service.Instances];
+            for (var i = 0; i < service.Instances; i++)
+            {
+                Instances[s][i] = new SimInstance(this, service, i, configuration, Catalog);
+            }
+        }
+    }
+
+    /// <summary>Gets the virtual time the run ended at, once it has run.</summary>
+    public TimeSpan Elapsed => Clock.Elapsed;
+
+    /// <summary>Gets the number of events run so far.</summary>
+    public long Events => Clock.CallbacksRun;
+
+    internal VirtualTimeProvider Clock { get; } = new();
+
+    internal long Now => Clock.GetTimestamp();
+
+    internal PolicyCatalog Catalog { get; }
+
+    internal CompiledScenario Compiled { get; }
+
+    internal SimInstance[][] Instances { get; }
+
+    internal Random RoutingRandom { get; }
+
+    internal long NetworkTicks { get; }
+
+    internal long RpcTimeoutTicks { get; }
+
+    internal long WindowStartTicks { get; }
+
+    internal long WindowEndTicks { get; }
+
+    internal double? DefaultDeadlineMs { get; }
+
+    /// <summary>Gets or sets a test hook: when it returns true for a request id, the request's outcome is lost, as a bug would lose it.</summary>
+    internal Func<long, bool>? LeakHook { get; set; }
+
+    /// <summary>Runs every configuration of a scenario, one after the other, with the scenario's seed.</summary>
+    /// <param name="scenario">The scenario.</param>
+    /// <param name="catalog">The policies names resolve against; the default catalog when <see langword="null"/>.</param>
+    /// <returns>One result per configuration, in the scenario's order.</returns>
+    /// <exception cref="ConservationException">A run lost a request.</exception>
+    public static IReadOnlyList<TopologyRunResult> RunAll(ScenarioSpec scenario, PolicyCatalog? catalog = null)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var results = new List<TopologyRunResult>();
+        foreach (var configuration in scenario.Configurations ?? [])
+        {
+            results.Add(new TopologySimulation(scenario, configuration, catalog).Run());
+        }
+
+        return results;
+    }
+
+    /// <summary>Runs the simulation until every request offered has an outcome.</summary>
+    /// <returns>The results over the measured window.</returns>
+    /// <exception cref="InvalidOperationException">The simulation already ran.</exception>
+    /// <exception cref="ConservationException">A request never reached an outcome.</exception>
+    public TopologyRunResult Run()
+    {
+        if (_ran)
+        {
+            throw new InvalidOperationException("A simulation runs once; create another for another run.");
+        }
+
+        _ran = true;
+        WireRateAdaptation();
+        StartWorkloads();
+        if (_configuration.RateControl)
+        {
+            Clock.ScheduleAt(TimeSpan.TicksPerSecond, OnSample, this);
+        }
+
+        // Past the duration only outcomes are left; the client timeout bounds how long they can take.
+        var limit = _durationTicks + RpcTimeoutTicks + (4 * NetworkTicks) + TimeSpan.TicksPerSecond;
+        while (Clock.TryRunNext(limit))
+        {
+            if (_inFlight == 0 && Now >= _durationTicks)
+            {
+                break;
+            }
+        }
+
+        return BuildResult();
+    }
+
+    /// <summary>
+    /// Creates one caller instance's replica selector. C3 is told how many callers share the servers (its n). The
+    /// catalog's random and P2C factories draw every selector's seed from one source shared by the whole process, so
+    /// a second run in the same process would get other seeds; the run makes its own, seeded from the scenario.
+    /// </summary>
+    internal IReplicaSelector CreateReplicaSelector(string name, int callers)
+    {
+        var frequency = Clock.TimestampFrequency;
+        if (string.Equals(name, ReplicaSelectorNames.C3, StringComparison.OrdinalIgnoreCase))
+        {
+            return C3ReplicaSelector.CreateFactory(new C3Options { ClientCount = callers }).Create(frequency);
+        }
+
+        if (string.Equals(name, ReplicaSelectorNames.Random, StringComparison.OrdinalIgnoreCase))
+        {
+            return new RandomSelector(_selectorSeeds.Next());
+        }
+
+        if (string.Equals(name, ReplicaSelectorNames.PowerOfTwoChoicesPeakEwma, StringComparison.OrdinalIgnoreCase))
+        {
+            return PowerOfTwoChoicesSelector.CreateFactory(new PowerOfTwoChoicesOptions { Random = new Random(_selectorSeeds.Next()) }).Create(frequency);
+        }
+
+        return Catalog.GetReplicaSelector(name).Create(frequency);
+    }
+
+    internal long SampleTicks(TimeDistribution distribution) =>
+        Math.Max(1, (long)Math.Round(distribution.SampleSeconds(_serviceRandom) * TimeSpan.TicksPerSecond));
+
+    internal void RecordAdmitted(SimRequest request) => _metrics.Admitted(request);
+
+    /// <summary>Gives a request its one outcome; later outcomes (a late reply after the client gave up) are ignored.</summary>
+    internal void Finish(SimRequest request, Outcome outcome)
+    {
+        if (request.Finished)
+        {
+            return;
+        }
+
+        request.Finished = true;
+        if (LeakHook?.Invoke(request.Id) == true)
+        {
+            return;
+        }
+
+        _inFlight--;
+        _metrics.Outcome(request, outcome, Now, Second(Now));
+        if (request.Client is { } client)
+        {
+            ClientDone(client);
+        }
+    }
+
+    private static long ToTicks(double seconds) => (long)Math.Round(seconds * TimeSpan.TicksPerSecond);
+
+    private static int Second(long ticks) => (int)(ticks / TimeSpan.TicksPerSecond);
+
+    private void WireRateAdaptation()
+    {
+        var total = 0;
+        foreach (var service in Instances)
+        {
+            total += service.Length;
+        }
+
+        var global = 0;
+        foreach (var service in Instances)
+        {
+            foreach (var instance in service)
+            {
+                foreach (var callee in instance.Service.Callees)
+                {
+                    instance.RateAdaptation.SetDownstreamInstances(callee.Name, Instances[callee.Index].Select(i => i.Id));
+                }
+
+                global++;
+                if (_configuration.RateControl)
+                {
+                    // Stagger the instances' rounds over the interval, as unsynchronised timers would be, deterministically.
+                    var phase = _controlIntervalTicks * global / (total + 1);
+                    Clock.ScheduleAt(phase + (2 * NetworkTicks), OnRateRound, instance);
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// One round of Algorithm 3 at an instance: the replies to its queries (sent one round trip ago) are recorded, then
+    /// the control step runs. The answers are taken as the downstream instances state them when the replies land.
+    /// </summary>
+    private void RateRound(SimInstance instance)
+    {
+        var now = Now;
+        foreach (var callee in instance.Service.Callees)
+        {
+            foreach (var target in Instances[callee.Index])
+            {
+                instance.RateAdaptation.RecordAnswer(new DownstreamInstance(callee.Name, target.Id), target.RateAdaptation.GetAdmissionRatesFor(instance.Id), now);
+            }
+        }
+
+        instance.RateAdaptation.Step(now);
+        if (now < _durationTicks + RpcTimeoutTicks)
+        {
+            Clock.ScheduleAt(now + _controlIntervalTicks, OnRateRound, instance);
+        }
+    }
+
+    private void SampleRates()
+    {
+        var second = Second(Now);
+        foreach (var service in Compiled.Services)
+        {
+            foreach (var workflow in Compiled.Workflows)
+            {
+                // Instances the workflow never reaches (or that do not limit it) announce +∞; they are left out of Σσ.
+                var total = 0.0;
+                var limited = 0;
+                foreach (var instance in Instances[service.Index])
+                {
+                    var sigma = instance.RateAdaptation.GetAnnouncedRate(workflow.Id);
+                    if (double.IsFinite(sigma))
+                    {
+                        total += sigma;
+                        limited++;
+                    }
+                }
+
+                _rates.Add(new TierRateSecond(second, service.Name, workflow.Name, limited == 0 ? null : total, limited));
+            }
+        }
+
+        if (Now < _durationTicks)
+        {
+            Clock.ScheduleAt(Now + TimeSpan.TicksPerSecond, OnSample, this);
+        }
+    }
+}
