@@ -40,6 +40,12 @@ public sealed class CiceroGrpcOptions
     /// <summary>Gets or sets the deadline δ of external requests that come without a gRPC deadline; none by default.</summary>
     public TimeSpan? DefaultDeadline { get; set; }
 
+    /// <summary>
+    /// Gets or sets the end-to-end deadline δ of a new request by workflow (e.g. a tenant's SLO); when it returns
+    /// <see langword="null"/>, or is not set, δ is the call's gRPC deadline, else <see cref="DefaultDeadline"/>.
+    /// </summary>
+    public Func<ServerCallContext, Cicero.Workflows.WorkflowId, TimeSpan?>? DeadlineSelector { get; set; }
+
     /// <summary>Gets or sets a value indicating whether requests over the rate wait in the admission queue (bounded) rather than fail at once.</summary>
     public bool QueueForAdmission { get; set; } = true;
 

@@ -178,7 +178,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         if (request is null)
         {
             var workflow = _options.Classifier.Classify(context);
-            var deadline = context.Deadline is { } d ? d - _runtime.TimeProvider.GetUtcNow() : _options.DefaultDeadline;
+            var deadline = _options.DeadlineSelector?.Invoke(context, workflow)
+                ?? (context.Deadline is { } d ? d - _runtime.TimeProvider.GetUtcNow() : _options.DefaultDeadline);
             request = _runtime.StartRequest(workflow, deadline is { } δ && δ < TimeSpan.Zero ? TimeSpan.Zero : deadline);
         }
 

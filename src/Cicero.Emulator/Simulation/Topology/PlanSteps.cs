@@ -68,10 +68,12 @@ internal sealed class CallStep(ServiceDef target, RouteDef? route, int count, st
 /// <summary>Run branches at once and join when all are done.</summary>
 internal sealed class ParallelStep(PlanStep[][] branches) : PlanStep
 {
+    public PlanStep[][] Branches { get; } = branches;
+
     public override void Start(Handler handler, IStepParent parent)
     {
-        var join = new Join(parent, branches.Length);
-        foreach (var branch in branches)
+        var join = new Join(parent, Branches.Length);
+        foreach (var branch in Branches)
         {
             new Sequence(handler, branch, join).Run();
         }

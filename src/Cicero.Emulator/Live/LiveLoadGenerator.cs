@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Collections.Concurrent;
+using Cicero.Admission;
+using Cicero.Emulator.Scenarios;
+using Cicero.Emulator.Simulation.Topology;
+using Cicero.Emulator.Workloads;
+using Cicero.Grpc;
+using Cicero.Grpc.Client;
+using Cicero.Grpc.Context;
+using Cicero.Grpc.Protocol;
+
+namespace Cicero.Emulator.Live;
+
+/// <summary>
+/// Offers a scenario's workloads to the entry instances in real time (open loop at the generators' arrival times,
+/// closed loop with think times), records every outcome, and samples σ per tier and resource utilisation.
+/// </summary>
+internal sealed class LiveLoadGenerator
+{
+    private static readonly TimeSpan SampleEvery = TimeSpan.FromMilliseconds(100);
+    private static readonly TimeSpan MinimumClientGap = TimeSpan.FromMilliseconds(1);
+
+    private readonly ScenarioSpec _scenario;
+    private readonly LiveTopology _topology;
+    private readonly CallInvoker[][] _entries;
+    private readonly IReadOnlyList<LiveInstance[]> _instances;
+    private readonly LiveMetrics _metrics;
+    private readonly ConcurrentDictionary<long, Task> _inFlight = new();
+    private readonly List<TierRateSecond> _rates = [];
+    private readonly double[][] _busySums;
+    private long _start;
+    private long _nextId;
+    private int _busySamples;
+
+    public LiveLoadGenerator(ScenarioSpec scenario, LiveTopology topology, CallInvoker[][] entries, IReadOnlyList<LiveInstance[]> instances)
+    {
+        _scenario = scenario;
+        _topology = topology;
+        _entries = entries;
+        _instances = instances;
+        _metrics = new LiveMetrics(topology.Compiled.Workflows);
+        _busySums = [.. topology.Compiled.Services.Select(s => new double[s.Resources.Length * s.Instances])];
+    }
+
+    public double WindowSeconds => _scenario.DurationSeconds - _scenario.WarmUpSeconds;
+
+    private double Elapsed => TimeProvider.System.GetElapsedTime(_start).TotalSeconds;
+
+    public async Task RunAsync(CancellationToken cancellationToken)
+    {
+        _start = TimeProvider.System.GetTimestamp();
+        using var stopSampling = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var sampler = SampleAsync(stopSampling.Token);
+        var workloads = new List<Task>();
+        var specs = _scenario.Workloads!;
+        for (var w = 0; w < specs.Count; w++)
+        {
+            var spec = specs[w];
+            var workflow = _topology.Compiled.Workflows.First(d => d.Name == spec.Workflow);
+            var generator = WorkloadGenerator.Create(spec, _scenario.DurationSeconds, SeedStreams.Derive(_scenario.Seed, SeedStreams.FirstWorkload + w));
+            workloads.Add(generator.IsClosedLoop
+                ? RunClosedLoopAsync(workflow, generator, cancellationToken)
+                : RunOpenLoopAsync(workflow, generator, cancellationToken));
+        }
+
+        await Task.WhenAll(workloads).ConfigureAwait(false);
+
+        // Every offered request has a deadline (the RPC timeout), so this ends.
+        await Task.WhenAll(_inFlight.Values).ConfigureAwait(false);
+        await stopSampling.CancelAsync().ConfigureAwait(false);
+        await sampler.ConfigureAwait(false);
+    }
+
+    public TopologyRunResult BuildResult(string configuration)
+    {
+        foreach (var counters in _metrics.Workflows)
+        {
+            if (counters.AllOffered != counters.AllCompleted + counters.AllDropped + counters.AllFailed)
+            {
+                throw new ConservationException(configuration, counters.Workflow.Name, counters.AllOffered, counters.AllCompleted, counters.AllDropped, counters.AllFailed);
+            }
+
+            if (counters.Offered != counters.Completed + counters.Dropped + counters.Failed)
+            {
+                throw new ConservationException(configuration, counters.Workflow.Name, counters.Offered, counters.Completed, counters.Dropped, counters.Failed);
+            }
+        }
+
+        if (!_inFlight.IsEmpty)
+        {
+            throw new ConservationException($"Conservation broken under configuration '{configuration}': {_inFlight.Count} request(s) still in flight at the end of the live run.");
+        }
+
+        var workflows = new List<WorkflowRunResult>();
+        var series = new List<WorkflowSecond>();
+        foreach (var counters in _metrics.Workflows)
+        {
+            var latencies = counters.LatenciesMs.ToArray();
+            Array.Sort(latencies);
+            var lnd = counters.Lnd.ToArray();
+            Array.Sort(lnd);
+            counters.FailedByReason.TryGetValue(Outcome.Timeout, out var timedOut);
+            workflows.Add(new WorkflowRunResult
+            {
+                Workflow = counters.Workflow.Name,
+                Offered = counters.Offered,
+                Admitted = counters.Admitted,
+                Completed = counters.Completed,
+                Dropped = counters.Dropped,
+                Failed = counters.Failed,
+                TimedOut = timedOut,
+                DroppedByReason = new SortedDictionary<string, long>(counters.DroppedByReason, StringComparer.Ordinal),
+                FailedByReason = new SortedDictionary<string, long>(counters.FailedByReason, StringComparer.Ordinal),
+                Throughput = counters.Completed / WindowSeconds,
+                OfferedRate = counters.Offered / WindowSeconds,
+                CompletedFraction = counters.Offered == 0 ? double.NaN : (double)counters.Completed / counters.Offered,
+                LatencyMs = DistributionSummary.Of(latencies),
+                Lnd = lnd.Length == 0 ? null : DistributionSummary.Of(lnd),
+                LatenciesMs = latencies,
+            });
+
+            for (var second = 0; second < counters.Bins.Count; second++)
+            {
+                var bin = counters.Bins[second];
+                series.Add(new WorkflowSecond(
+                    second, counters.Workflow.Name, bin.Offered, bin.Completed, bin.Dropped, bin.Failed,
+                    bin.Completed == 0 ? null : bin.LatencySumMs / bin.Completed));
+            }
+        }
+
+        return new TopologyRunResult
+        {
+            Scenario = _scenario.Name ?? string.Empty,
+            Configuration = configuration,
+            Seed = _scenario.Seed,
+            DurationSeconds = _scenario.DurationSeconds,
+            WarmUpSeconds = _scenario.WarmUpSeconds,
+            EndSeconds = Elapsed,
+            Events = 0,
+            Requests = _nextId,
+            Workflows = workflows,
+            Resources = Utilizations(),
+            TimeSeries = series,
+            Rates = _rates,
+        };
+    }
+
+    private async Task RunOpenLoopAsync(WorkflowDef workflow, WorkloadGenerator generator, CancellationToken cancellationToken)
+    {
+        for (var next = generator.NextArrivalAfter(0); next < _scenario.DurationSeconds && !cancellationToken.IsCancellationRequested; next = generator.NextArrivalAfter(next))
+        {
+            await DelayUntilAsync(next, cancellationToken).ConfigureAwait(false);
+            _ = Offer(workflow, generator.Random);
+        }
+    }
+
+    private async Task RunClosedLoopAsync(WorkflowDef workflow, WorkloadGenerator generator, CancellationToken cancellationToken)
+    {
+        var most = 0;
+        for (var t = generator.Schedule.NextChangeAfter(-1); double.IsFinite(t) && t < _scenario.DurationSeconds; t = generator.Schedule.NextChangeAfter(t))
+        {
+            most = Math.Max(most, (int)generator.Schedule.ValueAt(t));
+        }
+
+        var randomLock = new Lock();
+        await Task.WhenAll(Enumerable.Range(0, most).Select(async client =>
+        {
+            while (!cancellationToken.IsCancellationRequested)
+            {
+                var now = Elapsed;
+                if (now >= _scenario.DurationSeconds)
+                {
+                    return;
+                }
+
+                if (client >= (int)generator.Schedule.ValueAt(now))
+                {
+                    var change = generator.Schedule.NextChangeAfter(now);
+                    await DelayUntilAsync(Math.Min(double.IsFinite(change) ? change : double.MaxValue, _scenario.DurationSeconds), cancellationToken).ConfigureAwait(false);
+                    continue;
+                }
+
+                Task request;
+                TimeSpan gap;
+                lock (randomLock)
+                {
+                    request = Offer(workflow, generator.Random);
+                    var think = generator.ThinkTime is { } thinkTime ? TimeSpan.FromSeconds(thinkTime.SampleSeconds(generator.Random)) : TimeSpan.Zero;
+                    gap = think > MinimumClientGap ? think : MinimumClientGap;
+                }
+
+                await request.ConfigureAwait(false);
+                await Task.Delay(gap, TimeProvider.System, cancellationToken).ConfigureAwait(false);
+            }
+        })).ConfigureAwait(false);
+    }
+
+    private Task Offer(WorkflowDef workflow, Random random)
+    {
+        var entries = _entries[workflow.Entry.Index];
+        var entry = entries[random.Next(entries.Length)];
+        var partition = random.Next(workflow.Partitions);
+        var id = Interlocked.Increment(ref _nextId);
+        var offeredAt = TimeProvider.System.GetTimestamp();
+        var seconds = Elapsed;
+        var measured = seconds >= _scenario.WarmUpSeconds && seconds < _scenario.DurationSeconds;
+        _metrics.Offered(workflow.Index, (int)seconds, measured);
+        var task = SendAsync(workflow, entry, new NodeRequest(workflow.Index, _topology.Plans.IdOf(workflow.Body), partition, -1, id), offeredAt, measured);
+
+        // Added before the removal is attached, so a request that already finished is still removed.
+        _inFlight[id] = task;
+        _ = task.ContinueWith(_ => _inFlight.TryRemove(id, out Task? _), CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        return task;
+    }
+
+    private async Task SendAsync(WorkflowDef workflow, CallInvoker entry, NodeRequest request, long offeredAt, bool measured)
+    {
+        Outcome outcome;
+        try
+        {
+            var headers = new Metadata().Add(LiveTopology.WorkflowHeader, workflow.Name);
+            await entry.AsyncUnaryCall(NodeRequest.Execute, new CallOptions(headers, TimeProvider.System.GetUtcNow() + _topology.RpcTimeout), request)
+                .ResponseAsync.ConfigureAwait(false);
+            outcome = Outcome.Ok;
+        }
+        catch (RpcException ex)
+        {
+            outcome = Classify(ex);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // Still an outcome: a request is never lost from the books, whatever went wrong on the client side.
+            outcome = Outcome.Failed("client-" + ex.GetType().Name);
+        }
+
+        var latency = TimeProvider.System.GetElapsedTime(offeredAt);
+        _metrics.Finished(workflow.Index, outcome, latency.TotalMilliseconds, _topology.DeadlineOf(workflow.Id), (int)Elapsed, measured);
+    }
+
+    private static Outcome Classify(RpcException ex)
+    {
+        if (ex.StatusCode == StatusCode.ResourceExhausted)
+        {
+            return DropReasonNames.TryParse(ex.Trailers.GetValue(CiceroMetadataKeys.DropReason), out var reason)
+                ? Outcome.Dropped(reason)
+                : Outcome.Dropped(DropReason.Policy);
+        }
+
+        return ex.StatusCode switch
+        {
+            StatusCode.DeadlineExceeded => Outcome.Failed(Outcome.Timeout),
+            StatusCode.Unavailable when ex.Status.Detail.StartsWith(Outcome.NoReplica, StringComparison.Ordinal) => Outcome.Failed(Outcome.NoReplica),
+            _ => Outcome.Failed(ex.StatusCode.ToString().ToLowerInvariant()),
+        };
+    }
+
+    private async Task DelayUntilAsync(double seconds, CancellationToken cancellationToken)
+    {
+        var wait = TimeSpan.FromSeconds(seconds - Elapsed);
+        if (wait > TimeSpan.FromMilliseconds(1))
+        {
+            await Task.Delay(wait, TimeProvider.System, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private async Task SampleAsync(CancellationToken cancellationToken)
+    {
+        using var timer = new PeriodicTimer(SampleEvery, TimeProvider.System);
+        var lastSecond = -1;
+        try
+        {
+            while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false))
+            {
+                var now = Elapsed;
+                if (now >= _scenario.WarmUpSeconds && now < _scenario.DurationSeconds)
+                {
+                    SampleBusy();
+                }
+
+                var second = (int)now;
+                if (second != lastSecond && now < _scenario.DurationSeconds)
+                {
+                    lastSecond = second;
+                    SampleRates(second);
+                }
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            // The run is over.
+        }
+    }
+
+    private void SampleBusy()
+    {
+        foreach (var service in _topology.Compiled.Services)
+        {
+            var instances = _instances[service.Index];
+            for (var i = 0; i < instances.Length; i++)
+            {
+                for (var r = 0; r < service.Resources.Length; r++)
+                {
+                    var resource = instances[i].Resources[r];
+                    _busySums[service.Index][(i * service.Resources.Length) + r] += Math.Min(1, resource.InUse / (double)resource.Capacity);
+                }
+            }
+        }
+
+        _busySamples++;
+    }
+
+    private void SampleRates(int second)
+    {
+        foreach (var service in _topology.Compiled.Services)
+        {
+            foreach (var workflow in _topology.Compiled.Workflows)
+            {
+                var total = 0.0;
+                var limited = 0;
+                foreach (var instance in _instances[service.Index])
+                {
+                    var sigma = instance.Runtime.RateAdaptation.GetAnnouncedRate(workflow.Id);
+                    if (double.IsFinite(sigma))
+                    {
+                        total += sigma;
+                        limited++;
+                    }
+                }
+
+                _rates.Add(new TierRateSecond(second, service.Name, workflow.Name, limited == 0 ? null : total, limited));
+            }
+        }
+    }
+
+    private List<ResourceUtilization> Utilizations()
+    {
+        var list = new List<ResourceUtilization>();
+        foreach (var service in _topology.Compiled.Services)
+        {
+            for (var r = 0; r < service.Resources.Length; r++)
+            {
+                var spec = service.Resources[r];
+                var sum = 0.0;
+                var max = 0.0;
+                for (var i = 0; i < service.Instances; i++)
+                {
+                    var utilization = _busySamples == 0 ? 0 : _busySums[service.Index][(i * service.Resources.Length) + r] / _busySamples;
+                    sum += utilization;
+                    max = Math.Max(max, utilization);
+                }
+
+                list.Add(new ResourceUtilization(service.Name, spec.Name!, spec.Kind!, spec.Capacity, sum / service.Instances, max));
+            }
+        }
+
+        return list;
+    }
+}
