@@ -7,7 +7,7 @@ using Cicero.Emulator.Simulation.Topology;
 namespace Cicero.Emulator.Tests.Live;
 
 /// <summary>The same small scenario, live over loopback gRPC and simulated: per-workflow throughput agrees.</summary>
-[Collection(LiveCollection.Name)]
+[Collection(LiveRuns.Name)]
 public sealed class LiveRunnerTests(Xunit.Abstractions.ITestOutputHelper output)
 {
     // FE -> PS (consistent hashing) -> BS (blocks, 2 copies, C3); a second workflow with a sequential fan-out and a
