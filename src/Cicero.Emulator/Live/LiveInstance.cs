@@ -62,15 +62,20 @@ internal sealed class LiveInstance : IAsyncDisposable
 
     public ResourceSemaphore[] Resources { get; private set; } = [];
 
-    public async Task StartAsync(int port)
+    /// <summary>Starts the server: on an ephemeral loopback port, or on the port of its configured address.</summary>
+    /// <param name="address">The address other processes reach it at, or <see langword="null"/> for a loopback port.</param>
+    /// <param name="listenHost">The interface to listen on when an address is given.</param>
+    public async Task StartAsync(Uri? address, string listenHost)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, port, o => o.Protocols = HttpProtocols.Http2));
+        var ip = address is null ? IPAddress.Loopback : IPAddress.Parse(listenHost);
+        builder.WebHost.ConfigureKestrel(k => k.Listen(ip, address?.Port ?? 0, o => o.Protocols = HttpProtocols.Http2));
         var isEntry = _topology.Compiled.Workflows.Any(w => w.Entry == Service);
         var cicero = builder.Services.AddCicero(o =>
         {
             o.ServiceName = Service.Name;
+            o.InstanceId = address is null ? null : InstanceIds.FromAddress(address);
             o.IsEntryPoint = isEntry;
             o.Classifier = WorkflowClassifiers.ByHeader(LiveTopology.WorkflowHeader);
             o.DeadlineSelector = (_, workflow) => _topology.DeadlineOf(workflow);
@@ -98,8 +103,8 @@ internal sealed class LiveInstance : IAsyncDisposable
         _app.MapGrpcUnary(NodeRequest.Execute, HandleAsync);
         await _app.StartAsync().ConfigureAwait(false);
 
-        var address = _app.Urls.FirstOrDefault() ?? throw new InvalidOperationException($"{Name} has no address.");
-        Address = new Uri(address.Replace("[::]", "127.0.0.1", StringComparison.Ordinal));
+        var listening = _app.Urls.FirstOrDefault() ?? throw new InvalidOperationException($"{Name} has no address.");
+        Address = address ?? new Uri(listening.Replace("[::]", "127.0.0.1", StringComparison.Ordinal));
         Runtime = _app.Services.GetRequiredService<CiceroRuntime>();
         Resources = [.. Service.Resources.Select(r => Runtime.GetResource(r.Name!))];
     }
@@ -107,23 +112,25 @@ internal sealed class LiveInstance : IAsyncDisposable
     public string Name => Service.Name + "-" + Index.ToString(CultureInfo.InvariantCulture);
 
     /// <summary>Opens channels to every instance of the services this one calls, and starts rate adaptation.</summary>
-    public void Connect(IReadOnlyList<LiveInstance[]> instances)
+    /// <param name="addresses">Every instance's address, by service index then instance index.</param>
+    public void Connect(IReadOnlyList<Uri[]> addresses)
     {
-        _invokers = new CallInvoker[instances.Count][];
-        _roundRobin = new int[instances.Count];
+        _invokers = new CallInvoker[addresses.Count][];
+        _roundRobin = new int[addresses.Count];
         foreach (var callee in Service.Callees)
         {
-            var targets = instances[callee.Index];
+            var targets = addresses[callee.Index];
             _invokers[callee.Index] = new CallInvoker[targets.Length];
             for (var i = 0; i < targets.Length; i++)
             {
-                var channel = RpcChannel.ForAddress(targets[i].Address);
+                var channel = RpcChannel.ForAddress(targets[i] ?? throw new InvalidOperationException(
+                    $"{Name} calls {callee.Name}-{i}, which is neither hosted here nor given an address."));
                 _channels.Add(channel);
                 _invokers[callee.Index][i] = channel.CreateCallInvoker()
                     .Intercept(new CiceroClientInterceptor(Runtime, callee.Name, InstanceIds.FromAddress(Address)));
             }
 
-            Runtime.RateAdaptation.SetDownstreamInstances(callee.Name, targets.Select(t => InstanceIds.FromAddress(t.Address)));
+            Runtime.RateAdaptation.SetDownstreamInstances(callee.Name, targets.Select(InstanceIds.FromAddress));
         }
 
         Runtime.Options.RateAdaptation.ProcessId = InstanceIds.FromAddress(Address);

@@ -24,7 +24,7 @@ internal sealed class LiveLoadGenerator
     private readonly ScenarioSpec _scenario;
     private readonly LiveTopology _topology;
     private readonly CallInvoker[][] _entries;
-    private readonly IReadOnlyList<LiveInstance[]> _instances;
+    private readonly IReadOnlyList<LiveInstance?[]> _instances;
     private readonly LiveMetrics _metrics;
     private readonly ConcurrentDictionary<long, Task> _inFlight = new();
     private readonly List<TierRateSecond> _rates = [];
@@ -33,7 +33,7 @@ internal sealed class LiveLoadGenerator
     private long _nextId;
     private int _busySamples;
 
-    public LiveLoadGenerator(ScenarioSpec scenario, LiveTopology topology, CallInvoker[][] entries, IReadOnlyList<LiveInstance[]> instances)
+    public LiveLoadGenerator(ScenarioSpec scenario, LiveTopology topology, CallInvoker[][] entries, IReadOnlyList<LiveInstance?[]> instances)
     {
         _scenario = scenario;
         _topology = topology;
@@ -299,9 +299,14 @@ internal sealed class LiveLoadGenerator
             var instances = _instances[service.Index];
             for (var i = 0; i < instances.Length; i++)
             {
+                if (instances[i] is not { } instance)
+                {
+                    continue;
+                }
+
                 for (var r = 0; r < service.Resources.Length; r++)
                 {
-                    var resource = instances[i].Resources[r];
+                    var resource = instance.Resources[r];
                     _busySums[service.Index][(i * service.Resources.Length) + r] += Math.Min(1, resource.InUse / (double)resource.Capacity);
                 }
             }
@@ -320,6 +325,11 @@ internal sealed class LiveLoadGenerator
                 var limited = 0;
                 foreach (var instance in _instances[service.Index])
                 {
+                    if (instance is null)
+                    {
+                        continue;
+                    }
+
                     var sigma = instance.Runtime.RateAdaptation.GetAnnouncedRate(workflow.Id);
                     if (double.IsFinite(sigma))
                     {

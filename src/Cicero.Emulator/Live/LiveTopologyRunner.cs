@@ -1,42 +1,47 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Globalization;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Emulator.Workloads;
 using Cicero.Grpc.Client;
-using Cicero.Grpc.Context;
-using Cicero.Grpc.Protocol;
 using Cicero.Policies.Registration;
 
 namespace Cicero.Emulator.Live;
 
 /// <summary>
-/// Runs a scenario live: every instance a real gRPC server (Cicero.Grpc) on 127.0.0.1 in this process, emulated
-/// service times as real delays, the workloads offered in real time by a load generator that calls the entry
-/// instances. Results have the simulator's shape, so the two runners compare directly.
+/// Runs a scenario live: every instance a real gRPC server (Cicero.Grpc), emulated service times as real delays, the
+/// workloads offered in real time by a load generator that calls the entry instances. Results have the simulator's
+/// shape, so the two runners compare directly.
 /// </summary>
 /// <remarks>
-/// Wall-clock bound: the scenario's duration plus the time the last requests take (at most the RPC timeout). Not
-/// repeatable bit for bit (real time, real threads); use <see cref="TopologySimulation"/> for that.
+/// By default one process hosts every instance on 127.0.0.1 (ephemeral ports). With <see cref="LiveRunnerOptions"/>
+/// the instances get addresses, so one process per instance (<see cref="HostAsync"/>) and a driver that hosts none
+/// (<see cref="RunAsync"/>) can span processes or machines. Wall-clock bound: the scenario's duration plus the time the
+/// last requests take (at most the RPC timeout). Not repeatable bit for bit; <see cref="TopologySimulation"/> is.
 /// </remarks>
 public sealed class LiveTopologyRunner
 {
     private readonly ScenarioSpec _scenario;
     private readonly ConfigurationSpec _configuration;
     private readonly PolicyCatalog _catalog;
+    private readonly LiveRunnerOptions _options;
 
     /// <summary>Creates the runner for one configuration of a scenario.</summary>
     /// <param name="scenario">The scenario.</param>
     /// <param name="configuration">The configuration to run.</param>
     /// <param name="catalog">Where policies are found by name; the default catalog when <see langword="null"/>.</param>
-    /// <exception cref="ScenarioValidationException">The scenario or configuration is invalid.</exception>
-    public LiveTopologyRunner(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog? catalog = null)
+    /// <param name="options">Addresses and hosting; everything on loopback in this process when <see langword="null"/>.</param>
+    /// <exception cref="ScenarioValidationException">The scenario, configuration or addresses are invalid.</exception>
+    public LiveTopologyRunner(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog? catalog = null, LiveRunnerOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(configuration);
         _catalog = catalog ?? PolicyCatalog.Default;
+        _options = options ?? new LiveRunnerOptions();
         var errors = ScenarioLoader.Validate(scenario, _catalog).ToList();
         errors.AddRange(new ScenarioValidator(_catalog).ValidateConfiguration(configuration, "configuration"));
+        errors.AddRange(ValidateAddresses(scenario, _options));
         if (errors.Count > 0)
         {
             throw new ScenarioValidationException(errors, scenario.Name);
@@ -46,7 +51,7 @@ public sealed class LiveTopologyRunner
         _configuration = configuration;
     }
 
-    /// <summary>Runs every configuration of a scenario live, one after another.</summary>
+    /// <summary>Runs every configuration of a scenario live, one after another, all in this process.</summary>
     /// <param name="scenario">The scenario.</param>
     /// <param name="catalog">Where policies are found by name.</param>
     /// <param name="cancellationToken">Stops the runs.</param>
@@ -63,45 +68,24 @@ public sealed class LiveTopologyRunner
         return results;
     }
 
-    /// <summary>Starts the instances, offers the workloads, waits for every request's outcome, and stops.</summary>
+    /// <summary>Starts the hosted instances, offers the workloads, waits for every request's outcome, and stops.</summary>
     /// <param name="cancellationToken">Stops offering new requests.</param>
-    /// <returns>The results over the measured window.</returns>
+    /// <returns>The results over the measured window (σ and utilisation only of the instances hosted here).</returns>
     /// <exception cref="ConservationException">A request ended without an outcome.</exception>
     public async Task<TopologyRunResult> RunAsync(CancellationToken cancellationToken = default)
     {
         var topology = new LiveTopology(_scenario, _configuration, _catalog);
-        var compiled = topology.Compiled;
-        var instances = new List<LiveInstance[]>();
         var clients = new List<RpcChannel>();
-        var seed = SeedStreams.Derive(_scenario.Seed, SeedStreams.Routing);
+        var (instances, addresses) = await StartAsync(topology).ConfigureAwait(false);
         try
         {
-            foreach (var service in compiled.Services)
+            var entries = new CallInvoker[topology.Compiled.Services.Length][];
+            foreach (var workflow in topology.Compiled.Workflows)
             {
-                var tier = new LiveInstance[service.Instances];
-                for (var i = 0; i < tier.Length; i++)
+                entries[workflow.Entry.Index] ??= [.. addresses[workflow.Entry.Index].Select((address, i) =>
                 {
-                    tier[i] = new LiveInstance(topology, service, i, _configuration, seed + (service.Index * 1000) + i);
-                    await tier[i].StartAsync(port: 0).ConfigureAwait(false);
-                }
-
-                instances.Add(tier);
-            }
-
-            foreach (var tier in instances)
-            {
-                foreach (var instance in tier)
-                {
-                    instance.Connect(instances);
-                }
-            }
-
-            var entries = new CallInvoker[compiled.Services.Length][];
-            foreach (var workflow in compiled.Workflows)
-            {
-                entries[workflow.Entry.Index] ??= [.. instances[workflow.Entry.Index].Select(i =>
-                {
-                    var channel = RpcChannel.ForAddress(i.Address);
+                    var channel = RpcChannel.ForAddress(address ?? throw new InvalidOperationException(
+                        $"Entry instance {workflow.Entry.Name}-{i} is neither hosted here nor given an address."));
                     clients.Add(channel);
                     return channel.CreateCallInvoker();
                 })];
@@ -118,9 +102,90 @@ public sealed class LiveTopologyRunner
                 channel.Dispose();
             }
 
+            await StopAsync(instances).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Hosts this process's instances (<see cref="LiveRunnerOptions.HostedInstances"/>) until cancelled.</summary>
+    /// <param name="cancellationToken">Stops the instances.</param>
+    /// <returns>Completes when the instances have stopped.</returns>
+    public async Task HostAsync(CancellationToken cancellationToken)
+    {
+        var topology = new LiveTopology(_scenario, _configuration, _catalog);
+        var (instances, _) = await StartAsync(topology).ConfigureAwait(false);
+        try
+        {
+            await Task.Delay(Timeout.InfiniteTimeSpan, TimeProvider.System, cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            // Asked to stop.
+        }
+        finally
+        {
+            await StopAsync(instances).ConfigureAwait(false);
+        }
+    }
+
+    private async Task<(List<LiveInstance?[]> Instances, List<Uri[]> Addresses)> StartAsync(LiveTopology topology)
+    {
+        var compiled = topology.Compiled;
+        var instances = new List<LiveInstance?[]>();
+        var addresses = new List<Uri[]>();
+        var seed = SeedStreams.Derive(_scenario.Seed, SeedStreams.Routing);
+        try
+        {
+            foreach (var service in compiled.Services)
+            {
+                var configured = _options.Addresses.TryGetValue(service.Name, out var list) ? list : null;
+                var tier = new LiveInstance?[service.Instances];
+                var tierAddresses = new Uri[service.Instances];
+                for (var i = 0; i < tier.Length; i++)
+                {
+                    var name = service.Name + "-" + i.ToString(CultureInfo.InvariantCulture);
+                    var address = configured is null ? null : new Uri(configured[i]);
+                    var hosted = _options.HostedInstances?.Contains(name) ?? address is null;
+                    if (hosted)
+                    {
+                        tier[i] = new LiveInstance(topology, service, i, _configuration, seed + (service.Index * 1000) + i);
+                        await tier[i]!.StartAsync(address, _options.ListenHost).ConfigureAwait(false);
+                        tierAddresses[i] = tier[i]!.Address;
+                    }
+                    else
+                    {
+                        // Null when neither hosted nor addressed: fine unless a hosted instance or the driver calls it.
+                        tierAddresses[i] = address!;
+                    }
+                }
+
+                instances.Add(tier);
+                addresses.Add(tierAddresses);
+            }
+
             foreach (var tier in instances)
             {
                 foreach (var instance in tier)
+                {
+                    instance?.Connect(addresses);
+                }
+            }
+
+            return (instances, addresses);
+        }
+        catch
+        {
+            await StopAsync(instances).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    private static async Task StopAsync(List<LiveInstance?[]> instances)
+    {
+        foreach (var tier in instances)
+        {
+            foreach (var instance in tier)
+            {
+                if (instance is not null)
                 {
                     await instance.DisposeAsync().ConfigureAwait(false);
                 }
@@ -128,4 +193,30 @@ public sealed class LiveTopologyRunner
         }
     }
 
+    private static IEnumerable<ScenarioError> ValidateAddresses(ScenarioSpec scenario, LiveRunnerOptions options)
+    {
+        var services = (scenario.Services ?? []).ToDictionary(s => s.Name ?? string.Empty, StringComparer.Ordinal);
+        foreach (var (service, list) in options.Addresses)
+        {
+            var path = $"addresses.{service}";
+            if (!services.TryGetValue(service, out var spec))
+            {
+                yield return new ScenarioError(path, $"no service is named '{service}'");
+                continue;
+            }
+
+            if (list.Count != spec.Instances)
+            {
+                yield return new ScenarioError(path, $"has {list.Count} addresses; the service has {spec.Instances} instances");
+            }
+
+            for (var i = 0; i < list.Count; i++)
+            {
+                if (!Uri.TryCreate(list[i], UriKind.Absolute, out var uri) || uri.Scheme != Uri.UriSchemeHttp || uri.Port <= 0)
+                {
+                    yield return new ScenarioError($"{path}[{i}]", $"'{list[i]}' is not an absolute http address with a port");
+                }
+            }
+        }
+    }
 }

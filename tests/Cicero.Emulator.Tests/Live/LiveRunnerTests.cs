@@ -90,4 +90,53 @@ public sealed class LiveRunnerTests(Xunit.Abstractions.ITestOutputHelper output)
         Assert.NotEmpty(live.Rates);
         Assert.Contains(live.Resources, r => r.Service == "bs" && r.Mean > 0);
     }
+
+    [Fact]
+    public async Task Instances_at_configured_addresses_serve_a_driver_that_hosts_the_rest()
+    {
+        var scenario = ScenarioLoader.Parse(Scenario);
+        scenario.DurationSeconds = 4;
+        scenario.WarmUpSeconds = 1;
+        var configuration = scenario.Configurations![0];
+        var bsAddresses = Enumerable.Range(0, 3).Select(_ => $"http://127.0.0.1:{FreePort()}").ToList();
+
+        // The block servers: hosted by their own runner, as a separate process per instance would.
+        var nodes = new LiveRunnerOptions { HostedInstances = new HashSet<string> { "bs-0", "bs-1", "bs-2" }, ListenHost = "127.0.0.1" };
+        nodes.Addresses["bs"] = bsAddresses;
+        using var stopNodes = new CancellationTokenSource(TimeSpan.FromSeconds(50));
+        var hosting = new LiveTopologyRunner(scenario, configuration, options: nodes).HostAsync(stopNodes.Token);
+
+        // The driver: hosts FE and PS, offers the load, reaches the block servers only by address.
+        var driver = new LiveRunnerOptions();
+        driver.Addresses["bs"] = bsAddresses;
+        var result = await new LiveTopologyRunner(scenario, configuration, options: driver).RunAsync(stopNodes.Token);
+        await stopNodes.CancelAsync();
+        await hosting;
+
+        var reads = result["reads"];
+        Assert.True(reads.Offered > 100, $"only {reads.Offered} offered");
+        Assert.True(reads.CompletedFraction > 0.95, $"completed {reads.CompletedFraction:P1}; failed {string.Join(",", reads.FailedByReason)}");
+        Assert.DoesNotContain(result.Resources, r => r.Service == "bs" && r.Mean > 0);
+    }
+
+    [Fact]
+    public void Addresses_that_do_not_match_the_scenario_are_rejected_with_their_path()
+    {
+        var scenario = ScenarioLoader.Parse(Scenario);
+        var options = new LiveRunnerOptions();
+        options.Addresses["bs"] = ["http://127.0.0.1:1", "not-a-uri"];
+        options.Addresses["cache"] = ["http://127.0.0.1:2"];
+
+        var ex = Assert.Throws<ScenarioValidationException>(() => new LiveTopologyRunner(scenario, scenario.Configurations![0], options: options));
+        Assert.Contains(ex.Errors, e => e.Path == "addresses.bs" && e.Message.Contains("has 2 addresses; the service has 3 instances", StringComparison.Ordinal));
+        Assert.Contains(ex.Errors, e => e.Path == "addresses.bs[1]");
+        Assert.Contains(ex.Errors, e => e.Path == "addresses.cache");
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+    }
 }
