@@ -23,8 +23,12 @@ internal sealed class ChartAxis
 
     public double[] Ticks { get; }
 
-    /// <summary>A linear axis from 0 to a round number at or above <paramref name="max"/>, with about five ticks.</summary>
-    public static ChartAxis Linear(double max, int targetTicks = 5)
+    /// <summary>
+    /// A linear axis from 0 with about <paramref name="targetTicks"/> round ticks, ending at the next tick at or above
+    /// <paramref name="max"/> or, when not <paramref name="roundUp"/>, at <paramref name="max"/> itself (a time axis
+    /// ends when the run did).
+    /// </summary>
+    public static ChartAxis Linear(double max, int targetTicks = 5, bool roundUp = true)
     {
         if (!(max > 0) || !double.IsFinite(max))
         {
@@ -32,8 +36,8 @@ internal sealed class ChartAxis
         }
 
         var step = NiceStep(max / targetTicks);
-        var top = Math.Ceiling((max / step) - 1e-9) * step;
-        var count = (int)Math.Round(top / step);
+        var top = roundUp ? Math.Ceiling((max / step) - 1e-9) * step : max;
+        var count = (int)Math.Floor((top / step) + 1e-9);
         var ticks = new double[count + 1];
         for (var i = 0; i <= count; i++)
         {

@@ -30,9 +30,11 @@ internal static class FigureRenderer
         ArgumentNullException.ThrowIfNull(figure);
         ArgumentNullException.ThrowIfNull(canvas);
         canvas.FillRectangle(0, 0, Width, Height, Rgb.White);
-        canvas.Text(Width / 2.0, 22, figure.Title, TitleScale, Ink, TextAnchor.Middle);
+        // A title too long for the large font gets the label font rather than being cut off.
+        var titleScale = BitmapFont.MeasureWidth(figure.Title, TitleScale) <= Width - 24 ? TitleScale : LabelScale;
+        canvas.Text(Width / 2.0, 22, figure.Title, titleScale, Ink, TextAnchor.Middle);
 
-        var x = ChartAxis.Linear(figure.XMax, 6);
+        var x = ChartAxis.Linear(figure.XMax, 6, roundUp: false);
         var y = YAxis(figure);
         const double left = 34;
         const double right = Width - 12;
@@ -47,7 +49,8 @@ internal static class FigureRenderer
             canvas.Text((plot.Left + plot.Right) / 2, top + 10, figure.Panels[p].Title, LabelScale, Ink, TextAnchor.Middle);
         }
 
-        canvas.Text(14, (top + bottom) / 2, figure.YLabel, LabelScale, Ink, TextAnchor.Middle, vertical: true);
+        var yLabelScale = BitmapFont.MeasureWidth(figure.YLabel, LabelScale) <= bottom - top ? LabelScale : 1;
+        canvas.Text(14, (top + bottom) / 2, figure.YLabel, yLabelScale, Ink, TextAnchor.Middle, vertical: true);
         canvas.Text((left + right) / 2, Height - 42, figure.XLabel, LabelScale, Ink, TextAnchor.Middle);
         DrawLegend(canvas, figure.Legend);
     }

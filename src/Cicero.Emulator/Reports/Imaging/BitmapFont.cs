@@ -3,7 +3,7 @@
 namespace Cicero.Emulator.Reports.Imaging;
 
 /// <summary>
-/// A built-in 5 × 7 pixel font (with a one-row descender, 5 × 8 cells) covering printable ASCII plus σ, Σ, µ, × and ·,
+/// A built-in 5 × 7 pixel font (with a one-row descender, 5 × 8 cells) covering printable ASCII plus σ, Σ, µ, ×, · and ∞,
 /// drawn at an integer scale. No imaging library is available here (docs/dependencies.md), and a chart needs only
 /// short labels, so a bitmap font is enough and keeps the PNG output identical on every machine.
 /// </summary>
@@ -59,6 +59,7 @@ internal static class BitmapFont
         ('µ', 0x0B6718C400),
         ('×', 0x0022A22A20),
         ('·', 0x0000020000),
+        ('∞', 0x0000AAA800),
     ];
 
     /// <summary>Gets the width of <paramref name="text"/> in image pixels at <paramref name="scale"/>, without trailing spacing.</summary>

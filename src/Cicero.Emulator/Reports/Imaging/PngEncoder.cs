@@ -87,7 +87,7 @@ internal static class PngEncoder
         var sum = 0L;
         foreach (var value in bytes)
         {
-            sum += Math.Abs((sbyte)value);
+            sum += Math.Abs((int)(sbyte)value);
         }
 
         return sum;
