@@ -19,4 +19,7 @@ internal static class ExitCodes
 
     /// <summary>A run failed, e.g. its conservation check found a request without an outcome.</summary>
     public const int RunFailed = 4;
+
+    /// <summary>The report could not be written (the output folder is not writable, say).</summary>
+    public const int ReportFailed = 5;
 }

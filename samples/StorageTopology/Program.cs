@@ -4,4 +4,5 @@ using Cicero.StorageTopology;
 using Spectre.Console;
 
 // No arguments: the embedded performance-isolation scenario, simulated, report in ./results/.
-return StorageTopologyCommand.Create(AnsiConsole.Console).Parse(args).Invoke();
+var errors = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) });
+return StorageTopologyCommand.Create(AnsiConsole.Console, errors).Parse(args).Invoke();

@@ -61,7 +61,8 @@ internal sealed class SimulatedRunner(IAnsiConsole console)
         var run = Task.Run(simulation.Run);
 
         // After the workloads stop, the run only waits for the last outcomes; the bar stays just short of full until then.
-        while (!run.Wait(PollInterval))
+        // Waiting on the handle rather than the task leaves a failure to GetResult, which rethrows it unwrapped.
+        while (!((IAsyncResult)run).AsyncWaitHandle.WaitOne(PollInterval))
         {
             task.Value = Math.Min(simulation.Elapsed.TotalSeconds, task.MaxValue * 0.999);
         }

@@ -15,7 +15,8 @@ internal static class StorageTopologyCommand
     public const string Simulated = "simulated";
     public const string Live = "live";
 
-    public static RootCommand Create(IAnsiConsole console)
+    /// <summary>Creates the command; progress and results go to <paramref name="console"/>, failures to <paramref name="errors"/>.</summary>
+    public static RootCommand Create(IAnsiConsole console, IAnsiConsole errors)
     {
         var scenario = new Option<string?>("--scenario", "-s")
         {
@@ -40,7 +41,7 @@ internal static class StorageTopologyCommand
         };
         root.SetAction(parse => parse.GetValue(list)
             ? ListScenarios(console)
-            : Run(console, new RunSettings(parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!)));
+            : Run(console, errors, new RunSettings(parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!)));
         return root;
     }
 
@@ -58,11 +59,11 @@ internal static class StorageTopologyCommand
         return ExitCodes.Success;
     }
 
-    private static int Run(IAnsiConsole console, RunSettings settings)
+    private static int Run(IAnsiConsole console, IAnsiConsole errors, RunSettings settings)
     {
         if (settings.Runner == Live)
         {
-            console.MarkupLine("[red]The live runner is not available yet[/]: running the topology as real gRPC servers on loopback comes in a later change. Use --runner simulated (the default).");
+            errors.MarkupLine("[red]The live runner is not available yet[/]: running the topology as real gRPC servers on loopback comes in a later change. Use --runner simulated (the default).");
             return ExitCodes.RunnerNotAvailable;
         }
 
@@ -74,16 +75,16 @@ internal static class StorageTopologyCommand
             scenario.DurationSeconds = settings.Duration ?? scenario.DurationSeconds;
 
             // The overrides can make a valid scenario invalid (a duration shorter than the warm-up), so check again.
-            var errors = ScenarioLoader.Validate(scenario);
-            if (errors.Count > 0)
+            var problems = ScenarioLoader.Validate(scenario);
+            if (problems.Count > 0)
             {
-                throw new ScenarioValidationException(errors, scenario.Name);
+                throw new ScenarioValidationException(problems, scenario.Name);
             }
         }
         catch (Exception ex) when (ex is ScenarioValidationException or FileNotFoundException or IOException or UnauthorizedAccessException)
         {
-            console.MarkupLine("[red]Cannot run the scenario.[/]");
-            console.WriteLine(ex.Message);
+            errors.MarkupLine("[red]Cannot run the scenario.[/]");
+            errors.WriteLine(ex.Message);
             return ExitCodes.InvalidScenario;
         }
 
@@ -100,20 +101,39 @@ internal static class StorageTopologyCommand
         }
         catch (ConservationException ex)
         {
-            console.MarkupLine("[red]A run failed its conservation check.[/]");
-            console.WriteLine(ex.Message);
+            errors.MarkupLine("[red]A run failed its conservation check.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.RunFailed;
+        }
+        catch (ArgumentException ex)
+        {
+            // A scenario the validator let through but the runner cannot build; say which, without a stack trace.
+            errors.MarkupLine("[red]A run failed.[/]");
+            errors.WriteLine(ex.Message);
             return ExitCodes.RunFailed;
         }
 
         var simulated = TimeProvider.System.GetElapsedTime(started);
-        var files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario });
+        ReportFiles files;
+        try
+        {
+            files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario });
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            errors.MarkupLine("[red]Cannot write the report.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.ReportFailed;
+        }
+
         var total = TimeProvider.System.GetElapsedTime(started);
 
         console.Write(ResultTable.Build(results));
         console.MarkupLine(string.Create(
             CultureInfo.InvariantCulture,
             $"Simulated in {simulated.TotalSeconds:F1} s, report written in {(total - simulated).TotalSeconds:F1} s."));
-        console.MarkupLine($"Report: [link]{Markup.Escape(files.Html)}[/]");
+        // The plain path, not a terminal hyperlink: it is what a user copies and what a CI log shows.
+        console.WriteLine("Report: " + files.Html);
         console.MarkupLine($"CSV, JSON and PNG files beside it, in {Markup.Escape(files.Directory)}");
         return ExitCodes.Success;
     }

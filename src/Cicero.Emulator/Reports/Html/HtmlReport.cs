@@ -87,7 +87,8 @@ internal static class HtmlReport
     private static void AppendOutcomes(StringBuilder html, IReadOnlyList<TopologyRunResult> runs)
     {
         var drops = CsvReport.Reasons(runs, failures: false);
-        var failures = CsvReport.Reasons(runs, failures: true);
+        // Timeouts have their own column, the last; other failure reasons (no-replica) get one each.
+        var failures = CsvReport.Reasons(runs, failures: true).Where(static r => r != Outcome.Timeout).ToList();
         html.Append("<h2>Outcomes per workflow</h2>\n<table>\n<tr><th class=\"name\">workflow</th><th class=\"name\">configuration</th>")
             .Append("<th>offered</th><th>admitted</th><th>completed</th><th>completed %</th><th>throughput/s</th>");
         foreach (var reason in drops)
@@ -135,10 +136,14 @@ internal static class HtmlReport
 
     private static void AppendLatencies(StringBuilder html, IReadOnlyList<TopologyRunResult> runs)
     {
-        html.Append("<h2>Latency of completed requests</h2>\n<p class=\"note\">Latency in milliseconds as the client saw it; LND is the latency ")
-            .Append("normalised by the request's deadline (1 = exactly on the deadline), shown when the workflow has one.</p>\n<table>\n")
-            .Append("<tr><th class=\"name\">workflow</th><th class=\"name\">configuration</th><th>mean</th><th>p50</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th>")
-            .Append("<th>LND mean</th><th>LND p50</th><th>LND p95</th><th>LND p99</th><th>LND p99.9</th></tr>\n");
+        // LND needs a deadline; a scenario without any gets no empty LND columns, and the note says why.
+        var anyLnd = runs.Any(static r => r.Workflows.Any(static w => w.Lnd is not null));
+        html.Append("<h2>Latency of completed requests</h2>\n<p class=\"note\">Latency in milliseconds as the client saw it. ")
+            .Append(anyLnd
+                ? "LND is the latency normalised by the request's deadline (1 = exactly on the deadline), shown when the workflow has one.</p>\n"
+                : "No workflow has a deadline in this scenario, so there is no latency normalised by deadline (LND).</p>\n")
+            .Append("<table>\n<tr><th class=\"name\">workflow</th><th class=\"name\">configuration</th><th>mean</th><th>p50</th><th>p95</th><th>p99</th><th>p99.9</th><th>max</th>")
+            .Append(anyLnd ? "<th>LND mean</th><th>LND p50</th><th>LND p95</th><th>LND p99</th><th>LND p99.9</th>" : string.Empty).Append("</tr>\n");
         foreach (var (workflow, index) in ReportFigures.WorkflowNames(runs).Select(static (w, i) => (w, i)))
         {
             var first = true;
@@ -156,10 +161,13 @@ internal static class HtmlReport
                     html.Append("<td>").Append(Ms(value)).Append("</td>");
                 }
 
-                var lnd = w.Lnd;
-                foreach (var value in lnd is null ? (ReadOnlySpan<double>)[double.NaN, double.NaN, double.NaN, double.NaN, double.NaN] : [lnd.Mean, lnd.P50, lnd.P95, lnd.P99, lnd.P999])
+                if (anyLnd)
                 {
-                    html.Append("<td>").Append(double.IsFinite(value) ? value.ToString("F3", CultureInfo.InvariantCulture) : "–").Append("</td>");
+                    ReadOnlySpan<double> lnd = w.Lnd is { } d ? [d.Mean, d.P50, d.P95, d.P99, d.P999] : [double.NaN, double.NaN, double.NaN, double.NaN, double.NaN];
+                    foreach (var value in lnd)
+                    {
+                        html.Append("<td>").Append(double.IsFinite(value) ? value.ToString("F3", CultureInfo.InvariantCulture) : "–").Append("</td>");
+                    }
                 }
 
                 html.Append("</tr>\n");
