@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.StorageTopology;
+
+/// <summary>The command's exit codes (also listed in docs/emulator.md).</summary>
+internal static class ExitCodes
+{
+    /// <summary>The report was written.</summary>
+    public const int Success = 0;
+
+    /// <summary>The command line was not understood (System.CommandLine's own code for parse errors).</summary>
+    public const int InvalidCommandLine = 1;
+
+    /// <summary>The scenario was not found, or is invalid (the validation messages are printed).</summary>
+    public const int InvalidScenario = 2;
+
+    /// <summary>The runner asked for is not available.</summary>
+    public const int RunnerNotAvailable = 3;
+
+    /// <summary>A run failed, e.g. its conservation check found a request without an outcome.</summary>
+    public const int RunFailed = 4;
+
+    /// <summary>The report could not be written (the output folder is not writable, say).</summary>
+    public const int ReportFailed = 5;
+}

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.StorageTopology;
+
+/// <summary>What the command line asked for.</summary>
+internal sealed record RunSettings(string? Scenario, string Output, int? Seed, double? Duration, string Runner);

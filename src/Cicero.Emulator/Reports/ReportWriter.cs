@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Text;
+using System.Text.Json;
+using Cicero.Emulator.Reports.Charts;
+using Cicero.Emulator.Reports.Csv;
+using Cicero.Emulator.Reports.Html;
+using Cicero.Emulator.Reports.Imaging;
+using Cicero.Emulator.Reports.Json;
+using Cicero.Emulator.Simulation.Topology;
+
+namespace Cicero.Emulator.Reports;
+
+/// <summary>
+/// Writes the report of one scenario's runs (one <see cref="TopologyRunResult"/> per configuration) into a folder:
+/// CSV tables, <c>results.json</c>, a self-contained <c>report.html</c> with inline SVG charts, and the same charts as
+/// PNG files. The layout is described in docs/emulator.md.
+/// </summary>
+/// <remarks>
+/// Every file depends only on the runs and the options, never on the host or the clock, so the same runs give the
+/// same bytes. Existing files of the same names are replaced; other files in the folder are left alone.
+/// </remarks>
+public static class ReportWriter
+{
+    /// <summary>The name of the JSON file.</summary>
+    public const string JsonFileName = "results.json";
+
+    /// <summary>The name of the HTML file.</summary>
+    public const string HtmlFileName = HtmlReport.FileName;
+
+    private static readonly UTF8Encoding Utf8 = new(encoderShouldEmitUTF8Identifier: false);
+
+    /// <summary>Writes the report.</summary>
+    /// <param name="runs">The runs, one per configuration, in the order to show them (left to right in the charts).</param>
+    /// <param name="directory">The folder; created if missing.</param>
+    /// <param name="options">What else to include; defaults when <see langword="null"/>.</param>
+    /// <returns>The files written.</returns>
+    /// <exception cref="ArgumentException"><paramref name="runs"/> is empty or mixes scenarios.</exception>
+    public static ReportFiles Write(IReadOnlyList<TopologyRunResult> runs, string directory, ReportOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(runs);
+        ArgumentException.ThrowIfNullOrWhiteSpace(directory);
+        if (runs.Count == 0)
+        {
+            throw new ArgumentException("A report needs at least one run.", nameof(runs));
+        }
+
+        foreach (var run in runs)
+        {
+            if (run.Scenario != runs[0].Scenario)
+            {
+                throw new ArgumentException($"A report covers one scenario; got '{runs[0].Scenario}' and '{run.Scenario}'.", nameof(runs));
+            }
+        }
+
+        options ??= new ReportOptions();
+        var folder = Path.GetFullPath(directory);
+        Directory.CreateDirectory(folder);
+
+        var csv = new List<string>();
+        foreach (var (name, table) in CsvReport.Build(runs))
+        {
+            csv.Add(WriteText(folder, name, table.ToString()));
+        }
+
+        var document = new ReportDocument { Scenario = runs[0].Scenario, Definition = options.Scenario, Runs = runs };
+        var json = WriteText(folder, JsonFileName, JsonSerializer.Serialize(document, ReportJsonContext.Default.ReportDocument));
+
+        var figures = new List<(Figure, string)>();
+        var png = new List<string>();
+        foreach (var figure in ReportFigures.Build(runs))
+        {
+            var svg = new SvgCanvas(FigureRenderer.Width, FigureRenderer.Height, figure.Title);
+            FigureRenderer.Render(figure, svg);
+            figures.Add((figure, svg.Complete()));
+            if (options.WritePng)
+            {
+                var path = Path.Combine(folder, figure.Id + ".png");
+                File.WriteAllBytes(path, RenderPng(figure));
+                png.Add(path);
+            }
+        }
+
+        var names = new List<string>();
+        names.AddRange(csv.Select(Path.GetFileName)!);
+        names.Add(JsonFileName);
+        names.AddRange(png.Select(Path.GetFileName)!);
+        var html = WriteText(folder, HtmlFileName, HtmlReport.Build(runs, figures, options.Scenario, names));
+        return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = csv, Png = png };
+    }
+
+    /// <summary>Renders one figure as PNG bytes.</summary>
+    internal static byte[] RenderPng(Figure figure)
+    {
+        var image = new RgbImage(FigureRenderer.Width, FigureRenderer.Height, Rgb.White);
+        FigureRenderer.Render(figure, new RasterCanvas(image));
+        return PngEncoder.Encode(image);
+    }
+
+    private static string WriteText(string folder, string name, string text)
+    {
+        var path = Path.Combine(folder, name);
+        File.WriteAllText(path, text, Utf8);
+        return path;
+    }
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Text.Json;
+using System.Text.RegularExpressions;
+using Cicero.Emulator.Reports;
+using Cicero.Emulator.Scenarios;
+using Cicero.Emulator.Simulation.Topology;
+
+namespace Cicero.Emulator.Tests.Reports;
+
+/// <summary>Runs a small two-configuration scenario once and writes its report for all the tests to read.</summary>
+public sealed class ReportFixture : IDisposable
+{
+    public ReportFixture()
+    {
+        Scenario = TestScenarios.Tiny(
+            configurations: """[{ "name": "baseline", "rateControl": false, "dropPolicy": "never" }, { "name": "rc", "rateControl": true, "deadlineMs": 200 }]""",
+            duration: 6,
+            warmUp: 1);
+        Runs = TopologySimulation.RunAll(Scenario);
+        Directory = Path.Combine(Path.GetTempPath(), "cicero-report-" + Guid.NewGuid().ToString("N"));
+        Files = ReportWriter.Write(Runs, Directory, new ReportOptions { Scenario = Scenario });
+    }
+
+    public ScenarioSpec Scenario { get; }
+
+    public IReadOnlyList<TopologyRunResult> Runs { get; }
+
+    public string Directory { get; }
+
+    public ReportFiles Files { get; }
+
+    public void Dispose() => System.IO.Directory.Delete(Directory, recursive: true);
+}
+
+public sealed partial class ReportWriterTests(ReportFixture fixture) : IClassFixture<ReportFixture>
+{
+    private const int FixedFigures = 2; // latency and throughput; then one per tier with rate samples
+
+    [Fact]
+    public void Write_SmallScenario_WritesEveryFile()
+    {
+        var names = System.IO.Directory.GetFiles(fixture.Directory).Select(Path.GetFileName).Order(StringComparer.Ordinal).ToList();
+
+        Assert.Contains("report.html", names);
+        Assert.Contains("results.json", names);
+        foreach (var csv in new[] { "summary.csv", "timeseries.csv", "rates.csv", "utilization.csv", "runs.csv" })
+        {
+            Assert.Contains(csv, names);
+        }
+
+        Assert.Contains("latency.png", names);
+        Assert.Contains("throughput.png", names);
+        Assert.Contains("sigma-fe.png", names);
+        Assert.Equal(fixture.Files.Png.Count + fixture.Files.Csv.Count + 2, names.Count);
+        Assert.Equal(FixedFigures + Tiers(), fixture.Files.Png.Count);
+    }
+
+    [Fact]
+    public void Csv_RowCounts_MatchTheResults()
+    {
+        Assert.Equal(fixture.Runs.Sum(r => r.Workflows.Count), DataRows("summary.csv"));
+        Assert.Equal(fixture.Runs.Sum(r => r.TimeSeries.Count), DataRows("timeseries.csv"));
+        Assert.Equal(fixture.Runs.Sum(r => r.Rates.Count), DataRows("rates.csv"));
+        Assert.Equal(fixture.Runs.Sum(r => r.Resources.Count), DataRows("utilization.csv"));
+        Assert.Equal(fixture.Runs.Count, DataRows("runs.csv"));
+        Assert.True(DataRows("rates.csv") > 0, "the rc run samples σ");
+    }
+
+    [Fact]
+    public void Csv_EveryRow_HasTheHeadersColumnCount()
+    {
+        foreach (var file in fixture.Files.Csv)
+        {
+            var lines = File.ReadAllLines(file);
+            var columns = lines[0].Split(',').Length;
+            Assert.All(lines, line => Assert.Equal(columns, line.Split(',').Length));
+        }
+    }
+
+    [Fact]
+    public void Csv_Summary_CountsAddUpPerRow()
+    {
+        var lines = File.ReadAllLines(Path.Combine(fixture.Directory, "summary.csv"));
+        var header = lines[0].Split(',').ToList();
+        int Column(string name) => header.IndexOf(name);
+        foreach (var line in lines.Skip(1))
+        {
+            var fields = line.Split(',');
+            long Value(string name) => long.Parse(fields[Column(name)], System.Globalization.CultureInfo.InvariantCulture);
+            Assert.Equal(Value("offered"), Value("completed") + Value("dropped") + Value("failed"));
+            var run = fixture.Runs.Single(r => r.Configuration == fields[0]);
+            Assert.Equal(run[fields[1]].Completed, Value("completed"));
+        }
+    }
+
+    [Fact]
+    public void Json_Parses_AndHoldsEveryRun()
+    {
+        using var document = JsonDocument.Parse(File.ReadAllText(fixture.Files.Json));
+        var root = document.RootElement;
+
+        Assert.Equal("tiny", root.GetProperty("scenario").GetString());
+        Assert.Equal(7, root.GetProperty("definition").GetProperty("seed").GetInt32());
+        var runs = root.GetProperty("runs");
+        Assert.Equal(fixture.Runs.Count, runs.GetArrayLength());
+        for (var i = 0; i < fixture.Runs.Count; i++)
+        {
+            var run = runs[i];
+            Assert.Equal(fixture.Runs[i].Configuration, run.GetProperty("configuration").GetString());
+            Assert.Equal(fixture.Runs[i]["W"].Offered, run.GetProperty("workflows")[0].GetProperty("offered").GetInt64());
+            Assert.Equal(fixture.Runs[i].TimeSeries.Count, run.GetProperty("timeSeries").GetArrayLength());
+        }
+    }
+
+    [Fact]
+    public void Html_HasOneSvgPerFigure_AndNoExternalReference()
+    {
+        var html = File.ReadAllText(fixture.Files.Html);
+
+        Assert.Equal(fixture.Files.Png.Count, SvgTag().Count(html));
+        Assert.Equal(SvgTag().Count(html), Regex.Count(html, "</svg>"));
+        foreach (var forbidden in new[] { "http:", "https:", "<script", "<link", "src=", "href=", "url(", "@import" })
+        {
+            Assert.DoesNotContain(forbidden, html, StringComparison.OrdinalIgnoreCase);
+        }
+
+        foreach (var run in fixture.Runs)
+        {
+            Assert.Contains(run.Configuration, html, StringComparison.Ordinal);
+        }
+
+        Assert.StartsWith("<!DOCTYPE html>", html, StringComparison.Ordinal);
+        Assert.EndsWith("</html>\n", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Png_Files_HaveTheSignatureAndTheFigureSize()
+    {
+        foreach (var file in fixture.Files.Png)
+        {
+            var (width, height, pixels) = PngTestReader.Decode(File.ReadAllBytes(file));
+
+            Assert.Equal((1200, 440), (width, height));
+            Assert.Contains(pixels, b => b != 255);
+        }
+    }
+
+    [Fact]
+    public void Write_SameRunsTwice_GivesIdenticalFiles()
+    {
+        var again = Path.Combine(Path.GetTempPath(), "cicero-report-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            var files = ReportWriter.Write(fixture.Runs, again, new ReportOptions { Scenario = fixture.Scenario });
+
+            foreach (var path in System.IO.Directory.GetFiles(fixture.Directory))
+            {
+                Assert.Equal(File.ReadAllBytes(path), File.ReadAllBytes(Path.Combine(files.Directory, Path.GetFileName(path))));
+            }
+        }
+        finally
+        {
+            System.IO.Directory.Delete(again, recursive: true);
+        }
+    }
+
+    [Fact]
+    public void Write_InvalidRuns_Throw()
+    {
+        Assert.Throws<ArgumentException>(() => ReportWriter.Write([], fixture.Directory));
+        var other = new TopologyRunResult
+        {
+            Scenario = "other",
+            Configuration = "x",
+            Workflows = [],
+            Resources = [],
+            TimeSeries = [],
+            Rates = [],
+        };
+        Assert.Throws<ArgumentException>(() => ReportWriter.Write([fixture.Runs[0], other], fixture.Directory));
+    }
+
+    [GeneratedRegex("<svg[ >]")]
+    private static partial Regex SvgTag();
+
+    private int Tiers() => fixture.Runs.SelectMany(r => r.Rates).Select(r => r.Service).Distinct().Count();
+
+    private int DataRows(string name) => File.ReadAllLines(Path.Combine(fixture.Directory, name)).Length - 1;
+}
