@@ -14,8 +14,8 @@ internal static class ExitCodes
     /// <summary>The scenario was not found, or is invalid (the validation messages are printed).</summary>
     public const int InvalidScenario = 2;
 
-    /// <summary>The runner asked for is not available.</summary>
-    public const int RunnerNotAvailable = 3;
+    /// <summary>The live runner's addresses file could not be read.</summary>
+    public const int InvalidAddresses = 3;
 
     /// <summary>A run failed, e.g. its conservation check found a request without an outcome.</summary>
     public const int RunFailed = 4;

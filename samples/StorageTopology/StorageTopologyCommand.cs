@@ -2,6 +2,7 @@
 
 using System.CommandLine;
 using System.Globalization;
+using Cicero.Emulator.Live;
 using Cicero.Emulator.Reports;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
@@ -32,17 +33,53 @@ internal static class StorageTopologyCommand
             DefaultValueFactory = _ => Simulated,
         };
         runner.AcceptOnlyFromAmong(Simulated, Live);
+        var addresses = new Option<string?>("--addresses")
+        {
+            Description = "Live runner: a JSON file mapping service names to their instances' addresses, for runs that span processes or machines (docs/deployment.md).",
+        };
+        var host = new Option<string?>("--host")
+        {
+            Description = "Live runner: host only these instances (e.g. bs-0,bs-1) at their addresses and serve until Ctrl+C, offering no load.",
+        };
+        var listen = new Option<string>("--listen")
+        {
+            Description = "Live runner: the interface hosted instances with an address listen on.",
+            DefaultValueFactory = _ => "0.0.0.0",
+        };
 
         var root = new RootCommand(
             "Cicero storage topology: runs a scenario (by default the dissertation's performance-isolation experiment on "
             + "10 FE, 5 Auth, 10 PS, 10 BS) under each of its configurations and writes a report (HTML, CSV, JSON, PNG).")
         {
-            scenario, list, output, seed, duration, runner,
+            scenario, list, output, seed, duration, runner, addresses, host, listen,
         };
         root.SetAction(parse => parse.GetValue(list)
             ? ListScenarios(console)
-            : Run(console, errors, new RunSettings(parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!)));
+            : Run(console, errors, new RunSettings(
+                parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!,
+                parse.GetValue(addresses), parse.GetValue(host), parse.GetValue(listen)!)));
         return root;
+    }
+
+    private static int Host(IAnsiConsole console, IAnsiConsole errors, ScenarioSpec scenario, LiveRunnerOptions options)
+    {
+        using var stop = new CancellationTokenSource();
+        Console.CancelKeyPress += (_, e) =>
+        {
+            e.Cancel = true;
+            stop.Cancel();
+        };
+        try
+        {
+            new LiveRunner(console, options).HostAsync(scenario, stop.Token).GetAwaiter().GetResult();
+            return ExitCodes.Success;
+        }
+        catch (ScenarioValidationException ex)
+        {
+            errors.MarkupLine("[red]Cannot host the scenario's instances.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.InvalidScenario;
+        }
     }
 
     private static int ListScenarios(IAnsiConsole console)
@@ -61,12 +98,6 @@ internal static class StorageTopologyCommand
 
     private static int Run(IAnsiConsole console, IAnsiConsole errors, RunSettings settings)
     {
-        if (settings.Runner == Live)
-        {
-            errors.MarkupLine("[red]The live runner is not available yet[/]: running the topology as real gRPC servers on loopback comes in a later change. Use --runner simulated (the default).");
-            return ExitCodes.RunnerNotAvailable;
-        }
-
         ScenarioSpec scenario;
         try
         {
@@ -88,16 +119,42 @@ internal static class StorageTopologyCommand
             return ExitCodes.InvalidScenario;
         }
 
+        LiveRunnerOptions? liveOptions = null;
+        if (settings.Runner == Live)
+        {
+            try
+            {
+                liveOptions = LiveRunner.LoadOptions(settings.Addresses, settings.Host, settings.Listen);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Text.Json.JsonException)
+            {
+                errors.MarkupLine("[red]Cannot read the addresses.[/]");
+                errors.WriteLine(ex.Message);
+                return ExitCodes.InvalidAddresses;
+            }
+
+            if (settings.Host is not null)
+            {
+                return Host(console, errors, scenario, liveOptions);
+            }
+        }
+
         var configurations = scenario.Configurations ?? [];
         console.MarkupLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"Scenario [bold]{Markup.Escape(scenario.Name ?? "scenario")}[/]: {configurations.Count} configuration(s), {scenario.DurationSeconds:0.###} s of load, seed {scenario.Seed}, simulated."));
+            $"Scenario [bold]{Markup.Escape(scenario.Name ?? "scenario")}[/]: {configurations.Count} configuration(s), {scenario.DurationSeconds:0.###} s of load, seed {scenario.Seed}, {settings.Runner}."));
 
         var started = TimeProvider.System.GetTimestamp();
         List<TopologyRunResult> results;
         try
         {
-            (results, _) = new SimulatedRunner(console).Run(scenario);
+            results = liveOptions is null ? new SimulatedRunner(console).Run(scenario).Results : new LiveRunner(console, liveOptions).Run(scenario);
+        }
+        catch (ScenarioValidationException ex)
+        {
+            errors.MarkupLine("[red]Cannot run the scenario.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.InvalidScenario;
         }
         catch (ConservationException ex)
         {
@@ -131,7 +188,7 @@ internal static class StorageTopologyCommand
         console.Write(ResultTable.Build(results));
         console.MarkupLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"Simulated in {simulated.TotalSeconds:F1} s, report written in {(total - simulated).TotalSeconds:F1} s."));
+            $"Ran in {simulated.TotalSeconds:F1} s, report written in {(total - simulated).TotalSeconds:F1} s."));
         // The plain path, not a terminal hyperlink: it is what a user copies and what a CI log shows.
         console.WriteLine("Report: " + files.Html);
         console.MarkupLine($"CSV, JSON and PNG files beside it, in {Markup.Escape(files.Directory)}");
