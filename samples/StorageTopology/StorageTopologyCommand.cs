@@ -64,11 +64,16 @@ internal static class StorageTopologyCommand
     private static int Host(IAnsiConsole console, IAnsiConsole errors, ScenarioSpec scenario, LiveRunnerOptions options)
     {
         using var stop = new CancellationTokenSource();
-        Console.CancelKeyPress += (_, e) =>
+
+        // Ctrl+C and SIGTERM (what Kubernetes sends) both stop the instances cleanly.
+        void Stop(System.Runtime.InteropServices.PosixSignalContext context)
         {
-            e.Cancel = true;
+            context.Cancel = true;
             stop.Cancel();
-        };
+        }
+
+        using var interrupt = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGINT, Stop);
+        using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, Stop);
         try
         {
             new LiveRunner(console, options).HostAsync(scenario, stop.Token).GetAwaiter().GetResult();
