@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.CommandLine;
+using Cicero.Policies.Scheduling;
+using Microsoft.Extensions.Options;
+
+namespace Cicero.SampleService;
+
+/// <summary>The sample's command line: the catalog (default), <c>storefront</c>, <c>call</c> and <c>self-test</c>.</summary>
+public static class SampleCommands
+{
+    private const string TokenVariable = "CICERO_RATE_TOKEN";
+
+    /// <summary>Creates the root command.</summary>
+    /// <returns>The command.</returns>
+    public static RootCommand Create()
+    {
+        var port = PortOption(5080);
+        var urls = UrlsOption();
+        var token = TokenOption();
+        var isInternal = new Option<bool>("--internal")
+        {
+            Description = "Only services inside the mesh call this one: trust the Cicero context they send (IsEntryPoint = false).",
+        };
+        var capacity = new Option<int>("--db-capacity")
+        {
+            Description = "Database connections (the 'db' resource's capacity).",
+            DefaultValueFactory = _ => 4,
+        };
+        var scheduler = new Option<string>("--db-scheduler")
+        {
+            Description = "Scheduler ordering the waiters for a connection (fifo, drr, edf, lstf, ...).",
+            DefaultValueFactory = _ => SubtaskSchedulerNames.EarliestDeadlineFirst,
+        };
+
+        var root = new RootCommand("Cicero sample: runs the catalog gRPC service (Catalog/GetItem) with Cicero adopted.")
+        {
+            port, urls, token, isInternal, capacity, scheduler, CreateStorefront(), CreateCall(), CreateSelfTest(),
+        };
+        root.SetAction((parse, cancellationToken) => ServeAsync(
+            "catalog",
+            Program.BuildCatalog,
+            new ServerSettings
+            {
+                Urls = parse.GetValue(urls) ?? Loopback(parse.GetValue(port)),
+                Internal = parse.GetValue(isInternal),
+                RateExchangeToken = parse.GetValue(token),
+                DatabaseCapacity = parse.GetValue(capacity),
+                DatabaseScheduler = parse.GetValue(scheduler)!,
+            },
+            cancellationToken));
+        return root;
+    }
+
+    private static Command CreateStorefront()
+    {
+        var port = PortOption(5081);
+        var urls = UrlsOption();
+        var token = TokenOption();
+        var catalog = new Option<string[]>("--catalog")
+        {
+            Description = "The catalog instances to call (repeat for several; least-outstanding balances over them).",
+            DefaultValueFactory = _ => ["http://127.0.0.1:5080"],
+            AllowMultipleArgumentsPerToken = true,
+        };
+        var command = new Command("storefront", "Runs the storefront (Storefront/GetPage): an entry point that fetches items from the catalog.")
+        {
+            port, urls, token, catalog,
+        };
+        command.SetAction((parse, cancellationToken) => ServeAsync(
+            "storefront",
+            StorefrontServer.Build,
+            new ServerSettings
+            {
+                Urls = parse.GetValue(urls) ?? Loopback(parse.GetValue(port)),
+                RateExchangeToken = parse.GetValue(token),
+                CatalogAddresses = parse.GetValue(catalog)!,
+            },
+            cancellationToken));
+        return command;
+    }
+
+    private static Command CreateCall()
+    {
+        var address = new Argument<string>("address") { Description = "The service to call, e.g. http://127.0.0.1:5080." };
+        address.Validators.Add(result =>
+        {
+            if (!Uri.TryCreate(result.GetValueOrDefault<string>(), UriKind.Absolute, out var uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
+            {
+                result.AddError("The address must be an absolute http:// or https:// address, e.g. http://127.0.0.1:5080.");
+            }
+        });
+        var calls = CallsOption(max: 10_000);
+        var storefront = new Option<bool>("--storefront") { Description = "Call Storefront/GetPage instead of Catalog/GetItem." };
+        var tenant = new Option<string>("--tenant")
+        {
+            Description = "The tenant, sent in the x-tenant header the services classify by.",
+            DefaultValueFactory = _ => "tenant-a",
+        };
+        var command = new Command("call", "Calls a running service as an external client and prints a summary; exits 1 if a call failed other than by a Cicero drop.")
+        {
+            address, calls, storefront, tenant,
+        };
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var summary = await SampleClient.RunAsync(new Uri(parse.GetValue(address)!), parse.GetValue(calls), parse.GetValue(storefront), parse.GetValue(tenant)!, cancellationToken);
+            Console.WriteLine(summary);
+            return summary.Failed == 0 ? 0 : 1;
+        });
+        return command;
+    }
+
+    private static Command CreateSelfTest()
+    {
+        var calls = CallsOption(max: 1_000);
+        var command = new Command("self-test", "Starts the catalog and the storefront on free loopback ports, calls both, prints a summary; exits 0 when all is well.")
+        {
+            calls,
+        };
+        command.SetAction((parse, cancellationToken) => SelfTest.RunAsync(parse.GetValue(calls), Console.Out, cancellationToken));
+        return command;
+    }
+
+    private static async Task<int> ServeAsync(string name, Func<ServerSettings, WebApplication> build, ServerSettings settings, CancellationToken cancellationToken)
+    {
+        using var telemetry = SampleTelemetry.Start();
+        RunningService service;
+        try
+        {
+            service = await RunningService.StartAsync(build(settings), cancellationToken);
+        }
+        catch (OptionsValidationException e)
+        {
+            Console.Error.WriteLine($"error: the {name}'s Cicero options are invalid:");
+            foreach (var failure in e.Failures)
+            {
+                Console.Error.WriteLine($"  {failure}");
+            }
+
+            return 2;
+        }
+        catch (IOException e)
+        {
+            Console.Error.WriteLine($"error: the {name} cannot listen on {settings.Urls}: {e.Message}");
+            return 2;
+        }
+
+        await using (service)
+        {
+            Console.WriteLine($"{name} listening on {service.Address} (cleartext HTTP/2); Ctrl+C stops it.");
+            await service.App.WaitForShutdownAsync(cancellationToken);
+        }
+
+        return 0;
+    }
+
+    private static string Loopback(int port) => $"http://127.0.0.1:{port}";
+
+    private static Option<int> PortOption(int defaultPort)
+    {
+        var option = new Option<int>("--port")
+        {
+            Description = "Port on 127.0.0.1 (ignored when --urls is given).",
+            DefaultValueFactory = _ => defaultPort,
+        };
+        option.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() is < 0 or > 65535)
+            {
+                result.AddError("--port must be in [0, 65535].");
+            }
+        });
+        return option;
+    }
+
+    private static Option<string?> UrlsOption() => new("--urls")
+    {
+        Description = "Where to listen instead of --port, e.g. http://127.0.0.1:6000 (separate several with ';').",
+    };
+
+    private static Option<string?> TokenOption() => new("--rate-token")
+    {
+        Description = $"Shared token protecting the rate-exchange endpoint; defaults to ${TokenVariable}.",
+        DefaultValueFactory = _ => Environment.GetEnvironmentVariable(TokenVariable),
+    };
+
+    private static Option<int> CallsOption(int max)
+    {
+        var option = new Option<int>("--calls")
+        {
+            Description = $"Calls to make (1 to {max}).",
+            DefaultValueFactory = _ => 20,
+        };
+        option.Validators.Add(result =>
+        {
+            if (result.GetValueOrDefault<int>() < 1 || result.GetValueOrDefault<int>() > max)
+            {
+                result.AddError($"--calls must be between 1 and {max}.");
+            }
+        });
+        return option;
+    }
+}
