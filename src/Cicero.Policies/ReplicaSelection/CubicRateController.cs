@@ -21,6 +21,11 @@ public sealed class CubicRateController
     private long _lastDecrease;
     private long _lastIncrease;
     private int _received;
+    private int _sent;
+    private long _outstanding;
+    private long _outstandingAfterResponse;
+    private long _firstSendSinceResponse = long.MaxValue;
+    private long _lastLimited = long.MinValue / 2;
 
     /// <summary>Creates a controller starting at the initial rate with a full bucket.</summary>
     /// <param name="options">The rate options.</param>
@@ -60,7 +65,13 @@ public sealed class CubicRateController
     public bool HasToken(long now)
     {
         Refill(now);
-        return Tokens >= 1;
+        if (Tokens >= 1)
+        {
+            return true;
+        }
+
+        _lastLimited = now;
+        return false;
     }
 
     /// <summary>Takes a token if one is available.</summary>
@@ -71,10 +82,18 @@ public sealed class CubicRateController
         Refill(now);
         if (Tokens < 1)
         {
+            _lastLimited = now;
             return false;
         }
 
         Tokens -= 1;
+        _sent++;
+        _outstanding++;
+        if (_firstSendSinceResponse == long.MaxValue)
+        {
+            _firstSendSinceResponse = now;
+        }
+
         return true;
     }
 
@@ -93,7 +112,14 @@ public sealed class CubicRateController
     {
         RollWindows(now);
         _received++;
-        if (SendingRate > ReceiveRate && now - _lastIncrease > _hysteresis)
+        _outstanding = Math.Max(0, _outstanding - 1);
+        _outstandingAfterResponse = _outstanding;
+        _firstSendSinceResponse = long.MaxValue;
+
+        // Only a limit that binds is cut: a client sending less than srate allows receives less than srate whatever the
+        // replica can do, and cutting its limit then starved moderate clients (srate fell to the floor).
+        var binding = now - _lastLimited <= 2 * _window;
+        if (binding && SendingRate > ReceiveRate && now - _lastIncrease > _hysteresis)
         {
             // Skipped while nothing has been received yet: a zero receive rate says nothing about the replica.
             if (ReceiveRate > 0)
@@ -141,10 +167,26 @@ public sealed class CubicRateController
             return;
         }
 
-        // The window that just closed counts what was received; every empty window after it decays the rate.
-        ReceiveRate = (weight * _received) + ((1 - weight) * ReceiveRate);
-        ReceiveRate *= Math.Pow(1 - weight, Math.Min(closed - 1, 10_000));
+        // The window that just closed counts what was received; every empty window after it decays the rate, but only
+        // if requests were sent meanwhile. An idle client learns nothing about the replica: decaying rrate through an
+        // idle spell made the first responses afterwards look like a collapse and cut srate to its floor, stalling calls.
+        if (_received > 0 || _sent > 0)
+        {
+            ReceiveRate = (weight * _received) + ((1 - weight) * ReceiveRate);
+        }
+
+        // Empty windows decay rrate only while the client was waiting on the replica: from the first send after the
+        // last response, or throughout if requests were still outstanding then.
+        var waiting = _outstandingAfterResponse > 0
+            ? closed - 1
+            : _firstSendSinceResponse == long.MaxValue ? 0 : Math.Min(closed - 1, (now - _firstSendSinceResponse) / _window);
+        if (waiting > 0)
+        {
+            ReceiveRate *= Math.Pow(1 - weight, Math.Min(waiting, 10_000));
+        }
+
         _received = 0;
+        _sent = 0;
         _windowStart += closed * _window;
     }
 }

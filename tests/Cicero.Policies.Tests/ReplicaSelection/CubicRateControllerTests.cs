@@ -27,6 +27,7 @@ public class CubicRateControllerTests
     public void OnResponse_DecreaseWhenSendingExceedsReceiving_SkippedWhileReceiveRateIsZero()
     {
         var controller = Create(initialRate: 10);
+        Saturate(controller, Ms(10));
         for (var i = 0; i < 50; i++)
         {
             controller.OnResponse(Ms(10));
@@ -36,6 +37,7 @@ public class CubicRateControllerTests
         Assert.Equal(10, controller.SendingRate);
 
         // The window closes with 50 responses: rrate = 0.1 · 50 = 5 < 10 → srate = 0.2 · 10, R0 = 10.
+        Saturate(controller, Ms(20));
         controller.OnResponse(Ms(20));
         Assert.Equal(5, controller.ReceiveRate, 9);
         Assert.Equal(2, controller.SendingRate, 9);
@@ -46,11 +48,13 @@ public class CubicRateControllerTests
     public void OnResponse_LowRateGrowsSteeply_ThenHysteresisBlocksDecrease()
     {
         var controller = Create(initialRate: 10);
+        Saturate(controller, Ms(10));
         for (var i = 0; i < 50; i++)
         {
             controller.OnResponse(Ms(10));
         }
 
+        Saturate(controller, Ms(20));
         controller.OnResponse(Ms(20));                           // decrease at 20 ms: srate 2, R0 10, rrate 5
         controller.OnResponse(Ms(40));                           // window 2 had 1 response: rrate = 0.1 + 0.9 · 5 = 4.6 > 2
 
@@ -63,6 +67,7 @@ public class CubicRateControllerTests
         controller.OnResponse(Ms(41));
         Assert.Equal(expected, controller.SendingRate, 9);
 
+        Saturate(controller, Ms(81));
         controller.OnResponse(Ms(81));
         Assert.Equal(expected * 0.2, controller.SendingRate, 9);
     }
@@ -76,6 +81,7 @@ public class CubicRateControllerTests
             controller.OnResponse(Ms(10));
         }
 
+        Saturate(controller, Ms(20));
         controller.OnResponse(Ms(20));                           // rrate = 25 < 100: decrease to srate 20, R0 = 100
         Assert.Equal(20, controller.SendingRate, 9);
 
@@ -84,6 +90,55 @@ public class CubicRateControllerTests
         Assert.Equal(30, controller.SendingRate, 9);
         controller.OnResponse(Ms(20));
         Assert.Equal(30, controller.SendingRate, 9);             // 30 > rrate now: no increase, and hysteresis blocks a decrease
+    }
+
+    [Fact]
+    public void OnResponse_AfterAnIdleSpell_DoesNotCollapseTheRate()
+    {
+        // Regression: a client that stops calling for 2 s used to see rrate decay to ~0 and then cut srate to the floor
+        // on its first responses, stalling calls for seconds.
+        var controller = Create(initialRate: 10);
+        for (var window = 0; window < 20; window++)
+        {
+            for (var i = 0; i < 5; i++)
+            {
+                if (controller.TryConsume(Ms((window * 20) + i)))
+                {
+                    controller.OnResponse(Ms((window * 20) + i + 1));
+                }
+            }
+        }
+
+        var before = controller.SendingRate;
+        var rrateBefore = controller.ReceiveRate;
+        var idleUntil = 400 + 2000;
+        for (var i = 0; i < 5; i++)
+        {
+            if (controller.TryConsume(Ms(idleUntil + i)))
+            {
+                controller.OnResponse(Ms(idleUntil + i + 1));
+            }
+        }
+
+        controller.OnResponse(Ms(idleUntil + 25));
+        Assert.True(controller.SendingRate >= before, $"srate fell from {before} to {controller.SendingRate} after idling");
+        Assert.True(controller.ReceiveRate >= rrateBefore * 0.8, $"rrate decayed from {rrateBefore} to {controller.ReceiveRate} while idle");
+    }
+
+    [Fact]
+    public void OnResponse_SentButUnanswered_DecaysTheReceiveRate()
+    {
+        var controller = Create(initialRate: 10);
+        for (var i = 0; i < 10; i++)
+        {
+            controller.TryConsume(Ms(i));
+            controller.OnResponse(Ms(i + 1));
+        }
+
+        controller.OnResponse(Ms(21));                           // rrate = 0.1 · 10 = 1
+        Assert.True(controller.TryConsume(Ms(30)));             // sent, never answered...
+        controller.OnResponse(Ms(201));                          // ...then one late response: 8 empty windows decay rrate
+        Assert.True(controller.ReceiveRate < 0.5, $"rrate {controller.ReceiveRate}");
     }
 
     [Fact]
@@ -103,10 +158,36 @@ public class CubicRateControllerTests
     }
 
     [Fact]
+    public void OnResponse_ClientBelowItsLimit_KeepsTheLimit()
+    {
+        // A client that never runs out of tokens receives less than srate because it sends less, not because the
+        // replica is slow: its limit must not be cut.
+        var controller = Create(initialRate: 10);
+        for (var window = 0; window < 50; window++)
+        {
+            for (var i = 0; i < 5; i++)
+            {
+                Assert.True(controller.TryConsume(Ms((window * 20) + i)));
+                controller.OnResponse(Ms((window * 20) + i + 1));
+            }
+        }
+
+        Assert.Equal(10, controller.SendingRate, 9);
+    }
+
+    [Fact]
     public void Options_Invalid_Throw()
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { Beta = 1 }, Frequency, 0));
         Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { Gamma = 0 }, Frequency, 0));
+    }
+
+    /// <summary>Uses up the tokens and asks once more, so the limit binds at <paramref name="now"/>.</summary>
+    private static void Saturate(CubicRateController controller, long now)
+    {
+        while (controller.TryConsume(now))
+        {
+        }
     }
 
     private static long Ms(double milliseconds) => (long)(milliseconds * Frequency / 1000);
