@@ -42,8 +42,8 @@ public sealed class TraceReplayPlan
     }
 
     /// <summary>
-    /// Gets the scenario skeleton: name, duration (covering the last arrival), no warm-up, the default topology
-    /// (services and routes left empty), one workflow per <see cref="Workflows"/> entry in the same order, and empty
+    /// Gets the scenario skeleton: name, duration (covering the last arrival), no warm-up, the default topology's
+    /// services and routes (<see cref="DefaultTopology"/>), one workflow per <see cref="Workflows"/> entry in the same order, and empty
     /// workloads and configurations for the caller to fill.
     /// </summary>
     public ScenarioSpec Scenario { get; }

@@ -81,6 +81,8 @@ public static class TraceReplayPlanner
             Description = $"Replay of a trace of {count} requests in {workflows.Count} workflows (tenant.operation), time scale {options.TimeScale}; FE -> Auth -> PS -> BS with service times from sizes.",
             DurationSeconds = duration,
             WarmUpSeconds = 0,
+            Services = DefaultTopology.CreateServices(),
+            Routes = DefaultTopology.CreateRoutes(),
             Workflows = [.. workflows.Select(w => w.Spec)],
             Workloads = [],
             Configurations = [],
