@@ -49,6 +49,7 @@ public sealed class MetaBlockTraceImporterTests
         Assert.Equal(999, gets.Count + puts.Count);
         Assert.Equal(363, groups.Count); // the shared README's count of (block, second) groups
         Assert.Equal(expected.Count, imported.Count);
+        Assert.Equal(779, imported.Count); // as traces/README.md states
         Assert.Equal(
             expected.Select(e => e.Tenant).Distinct().Order(StringComparer.Ordinal),
             imported.Select(r => r.Tenant).Distinct().Order(StringComparer.Ordinal));

@@ -10,9 +10,9 @@ namespace Cicero.Emulator.Tests.Traces;
 public sealed class MetaKvTraceImporterTests
 {
     [Theory]
-    [InlineData(1, 11)]
-    [InlineData(2, 17)]
-    public void Import_SharedSample_MatchesAnIndependentCount(int file, int tenants)
+    [InlineData(1, 11, 691)]
+    [InlineData(2, 17, 433)]
+    public void Import_SharedSample_MatchesAnIndependentCount(int file, int tenants, int requests)
     {
         var path = TraceTestFiles.MetaKv(file);
         var (header, rows) = TraceTestFiles.ReadCsv(path);
@@ -27,6 +27,7 @@ public sealed class MetaKvTraceImporterTests
 
         Assert.Equal(99, rows.Count);
         Assert.Equal(rows.Sum(r => Long(r, count)), imported.Count);
+        Assert.Equal(requests, imported.Count); // as traces/README.md states
         Assert.Equal(tenants, imported.Select(r => r.Tenant).Distinct().Count());
         Assert.Equal(
             rows.GroupBy(r => r[usecase]).ToDictionary(g => g.Key, g => g.Sum(r => Long(r, count))),
