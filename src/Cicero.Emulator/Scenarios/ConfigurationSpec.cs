@@ -59,6 +59,13 @@ public sealed class ConfigurationSpec
     /// <value><see langword="false"/>.</value>
     public bool ServeLocally { get; set; }
 
+    /// <summary>
+    /// Gets or sets the most tokens each of C3's per-replica rate limiters holds (<c>CubicRateOptions.MaxTokens</c>);
+    /// the library's default (10) when omitted. A caller whose demand per replica is a few requests per 20 ms window
+    /// (a Cassandra coordinator) starves on 10 tokens: its limit hovers at its demand and Poisson bursts back up.
+    /// </summary>
+    public double? C3MaxTokens { get; set; }
+
     /// <summary>Gets or sets, for the <c>cake-slo</c> policy, the latency percentile compared with each workflow's SLO.</summary>
     /// <value>0.99 (Cake's).</value>
     public double SloPercentile { get; set; } = 0.99;

@@ -172,6 +172,11 @@ internal sealed partial class ScenarioValidator
             ReplicaSelector(path + ".replicaSelector", configuration.ReplicaSelector);
         }
 
+        if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))
+        {
+            Error(path + ".c3MaxTokens", $"must be >= 1, was {F(tokens)}");
+        }
+
         OneOf(path + ".dropPolicy", configuration.DropPolicy, _catalog.DropPolicyNames, ignoreCase: true);
         if (!(configuration.Quantile >= 0 && configuration.Quantile <= 1))
         {

@@ -181,7 +181,8 @@ public sealed partial class TopologySimulation
     }
 
     /// <summary>
-    /// Creates one caller instance's replica selector. C3 is told how many callers share the servers (its n). The
+    /// Creates one caller instance's replica selector. C3 is told how many callers share the servers (its n) and gets the
+    /// configuration's token-bucket size, if any. The
     /// catalog's random and P2C factories draw every selector's seed from one source shared by the whole process, so
     /// a second run in the same process would get other seeds; the run makes its own, seeded from the scenario.
     /// </summary>
@@ -190,7 +191,13 @@ public sealed partial class TopologySimulation
         var frequency = Clock.TimestampFrequency;
         if (string.Equals(name, ReplicaSelectorNames.C3, StringComparison.OrdinalIgnoreCase))
         {
-            return C3ReplicaSelector.CreateFactory(new C3Options { ClientCount = callers }).Create(frequency);
+            var options = new C3Options { ClientCount = callers };
+            if (_configuration.C3MaxTokens is { } tokens)
+            {
+                options.Rate.MaxTokens = tokens;
+            }
+
+            return C3ReplicaSelector.CreateFactory(options).Create(frequency);
         }
 
         if (string.Equals(name, ReplicaSelectorNames.Random, StringComparison.OrdinalIgnoreCase))
