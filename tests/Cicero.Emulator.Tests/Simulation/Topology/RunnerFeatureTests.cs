@@ -68,6 +68,41 @@ public sealed class RunnerFeatureTests
         Assert.Equal(local.Offered, local.LatenciesMs.Count(l => Math.Abs(l - 5) < 1e-6));
     }
 
+    [Fact]
+    public void Run_BackgroundPeriodsAndLocalReads_SameSeedIdenticalResults()
+    {
+        var scenario = Ring(background: """{ "intervalMs": 50, "probability": 0.3, "factor": 4 }""", serveLocally: true, oneWayMs: 0.5);
+        scenario.Configurations![0].ReplicaSelector = "c3-background";
+
+        Assert.Equal(Run(scenario).ToJson(), Run(scenario).ToJson());
+    }
+
+    [Fact]
+    public void Run_CakeSlo_EasilyMetSloGivesShareBackToTheBatch()
+    {
+        var scenario = ScenarioLoader.Parse($$"""
+            {
+              "name": "cake", "durationSeconds": 6, "warmUpSeconds": 1,
+              "services": [{ "name": "fe", "instances": 1 }, { "name": "be", "instances": 2, "resources": [{ "name": "disk", "kind": "disk", "capacity": 2 }] }],
+              "workflows": [
+                { "name": "front", "latencySloMs": 1000, "stages": [{ "call": "be", "stages": [{{Disk5}}] }] },
+                { "name": "batch", "stages": [{ "call": "be", "stages": [{{Disk5}}] }] }
+              ],
+              "workloads": [{ "workflow": "front", "ratePerSecond": 50 }, { "workflow": "batch", "kind": "closed-loop", "clients": 8 }],
+              "configurations": [{ "name": "cake", "scheduler": "cake-shares", "rateLimitPolicy": "cake-slo", "sloIntervalSeconds": 1 }]
+            }
+            """);
+        var simulation = new TopologySimulation(scenario, scenario.Configurations![0]);
+
+        simulation.Run();
+
+        // A p99 far under its SLO (normalised performance above 1.2) gives back at most 10% of share per interval.
+        var controllers = simulation.Instances[1].Select(i => i.Cake!).ToList();
+        Assert.All(controllers, c => Assert.InRange(c.Adjustments, 5, 6));
+        Assert.All(controllers, c => Assert.InRange(c.GetShare(new Cicero.Workflows.WorkflowId("front"))!.Value, 0.5 * Math.Pow(0.9, 6) - 1e-9, 0.5 * Math.Pow(0.9, 5) + 1e-9));
+        Assert.Null(simulation.Instances[0][0].Cake);
+    }
+
     [Theory]
     [InlineData("""{ "name": "x", "scheduler": "fifo", "rateLimitPolicy": "cake-slo" }""", "configurations[0].scheduler")]
     [InlineData("""{ "name": "x", "scheduler": "cake-shares", "rateLimitPolicy": "cake-slo", "rateControl": false }""", "configurations[0].rateControl")]
