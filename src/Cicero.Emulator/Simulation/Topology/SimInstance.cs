@@ -186,27 +186,6 @@ internal sealed class SimInstance
         }
     }
 
-    private static bool IsCake(ConfigurationSpec configuration) =>
-        string.Equals(configuration.RateLimitPolicy, RateLimitPolicies.CakeSlo, StringComparison.OrdinalIgnoreCase);
-
-    private static CakeSloOptions CakeOptions(WorkflowDef[] workflows, ConfigurationSpec configuration)
-    {
-        var options = new CakeSloOptions
-        {
-            Percentile = configuration.SloPercentile,
-            Interval = TimeSpan.FromSeconds(configuration.SloIntervalSeconds),
-        };
-        foreach (var workflow in workflows)
-        {
-            if (workflow.LatencySloMs is { } slo)
-            {
-                options.Slos[workflow.Name] = TimeSpan.FromMilliseconds(slo);
-            }
-        }
-
-        return options;
-    }
-
     public int NextRoundRobin(ServiceDef target)
     {
         var next = _roundRobin[target.Index];
@@ -227,5 +206,26 @@ internal sealed class SimInstance
         var client = new ReplicaClient(Simulation, selector, target, route.Replication, local);
         _replicaClients[target.Index] = client;
         return client;
+    }
+
+    private static bool IsCake(ConfigurationSpec configuration) =>
+        string.Equals(configuration.RateLimitPolicy, RateLimitPolicies.CakeSlo, StringComparison.OrdinalIgnoreCase);
+
+    private static CakeSloOptions CakeOptions(WorkflowDef[] workflows, ConfigurationSpec configuration)
+    {
+        var options = new CakeSloOptions
+        {
+            Percentile = configuration.SloPercentile,
+            Interval = TimeSpan.FromSeconds(configuration.SloIntervalSeconds),
+        };
+        foreach (var workflow in workflows)
+        {
+            if (workflow.LatencySloMs is { } slo)
+            {
+                options.Slos[workflow.Name] = TimeSpan.FromMilliseconds(slo);
+            }
+        }
+
+        return options;
     }
 }
