@@ -40,7 +40,7 @@ public sealed class LiveTopologyRunner
         _catalog = catalog ?? PolicyCatalog.Default;
         _options = options ?? new LiveRunnerOptions();
         var errors = ScenarioLoader.Validate(scenario, _catalog).ToList();
-        errors.AddRange(new ScenarioValidator(_catalog).ValidateConfiguration(configuration, "configuration"));
+        errors.AddRange(new ScenarioValidator(_catalog).ValidateConfiguration(configuration, "configuration", scenario));
         errors.AddRange(ValidateAddresses(scenario, _options));
         if (errors.Count > 0)
         {

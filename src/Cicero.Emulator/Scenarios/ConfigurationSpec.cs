@@ -44,4 +44,33 @@ public sealed class ConfigurationSpec
     /// <summary>Gets or sets how many requests of a workflow may wait at an entry instance for an admission token.</summary>
     /// <value>128.</value>
     public int AdmissionQueueLimit { get; set; } = 128;
+
+    /// <summary>
+    /// Gets or sets the replica selector of every blocks route, overriding the routes' own, so one scenario can compare
+    /// selectors side by side; the routes' selectors when omitted.
+    /// </summary>
+    public string? ReplicaSelector { get; set; }
+
+    /// <summary>
+    /// Gets or sets whether a caller that holds a copy of the block itself serves the read locally (Wu's local fast
+    /// path, <c>ReplicaGroupOptions.ServeLocally</c>): no selector, no network, and the read runs on the request's own
+    /// thread instead of queueing for the callee's resources.
+    /// </summary>
+    /// <value><see langword="false"/>.</value>
+    public bool ServeLocally { get; set; }
+
+    /// <summary>
+    /// Gets or sets the most tokens each of C3's per-replica rate limiters holds (<c>CubicRateOptions.MaxTokens</c>);
+    /// the library's default (10) when omitted. A caller whose demand per replica is a few requests per 20 ms window
+    /// (a Cassandra coordinator) starves on 10 tokens: its limit hovers at its demand and Poisson bursts back up.
+    /// </summary>
+    public double? C3MaxTokens { get; set; }
+
+    /// <summary>Gets or sets, for the <c>cake-slo</c> policy, the latency percentile compared with each workflow's SLO.</summary>
+    /// <value>0.99 (Cake's).</value>
+    public double SloPercentile { get; set; } = 0.99;
+
+    /// <summary>Gets or sets, for the <c>cake-slo</c> policy, how often Cake's second-level scheduler revises shares, in seconds.</summary>
+    /// <value>10 s (Cake's).</value>
+    public double SloIntervalSeconds { get; set; } = 10;
 }

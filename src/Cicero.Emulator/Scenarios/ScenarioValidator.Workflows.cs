@@ -35,6 +35,13 @@ internal sealed partial class ScenarioValidator
                 Positive(path + ".deadlineMs", deadline);
             }
 
+            if (workflow.LatencySloMs is { } slo && Positive(path + ".latencySloMs", slo))
+            {
+                _workflowsWithSlo++;
+            }
+
+            ValidateTable(path, workflow);
+
             var entry = workflow.Entry ?? scenario.EntryService;
             if (workflow.Entry is not null && !KnownService(path + ".entry", workflow.Entry))
             {
@@ -49,6 +56,30 @@ internal sealed partial class ScenarioValidator
             {
                 ValidateStages(path + ".stages", workflow.Stages, entry!, 1);
             }
+        }
+    }
+
+    private void ValidateTable(string path, WorkflowSpec workflow)
+    {
+        if (workflow.Table is not null && !Name(path + ".table", workflow.Table))
+        {
+            return;
+        }
+
+        // Placement is per (table, partition), so a shared table must be cut into the same partitions by all its users.
+        var table = workflow.Table ?? workflow.Name;
+        if (table is null)
+        {
+            return;
+        }
+
+        if (!_tables.TryGetValue(table, out var first))
+        {
+            _tables[table] = (workflow.Name ?? string.Empty, workflow.Partitions);
+        }
+        else if (first.Partitions != workflow.Partitions)
+        {
+            Error(path + ".partitions", $"workflows sharing table '{table}' must have the same partitions; '{first.Workflow}' has {first.Partitions}, this one {workflow.Partitions}");
         }
     }
 

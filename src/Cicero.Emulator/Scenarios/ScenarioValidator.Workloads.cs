@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Policies.RateLimiting;
+using Cicero.Policies.Scheduling;
+
 namespace Cicero.Emulator.Scenarios;
 
 /// <summary>Workloads, configurations and distributions.</summary>
@@ -144,8 +147,9 @@ internal sealed partial class ScenarioValidator
     }
 
     /// <summary>Validates a configuration on its own (one passed to a run rather than listed in the scenario).</summary>
-    public IReadOnlyList<ScenarioError> ValidateConfiguration(ConfigurationSpec configuration, string path)
+    public IReadOnlyList<ScenarioError> ValidateConfiguration(ConfigurationSpec configuration, string path, ScenarioSpec scenario)
     {
+        _workflowsWithSlo = scenario.Workflows?.Count(w => w?.LatencySloMs is > 0) ?? 0;
         ValidateConfiguration(path, configuration);
         return _errors;
     }
@@ -154,7 +158,25 @@ internal sealed partial class ScenarioValidator
     {
         Name(path + ".name", configuration.Name);
         OneOf(path + ".scheduler", configuration.Scheduler, _catalog.SchedulerNames, ignoreCase: true);
-        OneOf(path + ".rateLimitPolicy", configuration.RateLimitPolicy, _catalog.RateLimitPolicyNames, ignoreCase: true);
+        if (string.Equals(configuration.RateLimitPolicy, RateLimitPolicies.CakeSlo, StringComparison.OrdinalIgnoreCase))
+        {
+            ValidateCake(path, configuration);
+        }
+        else
+        {
+            OneOf(path + ".rateLimitPolicy", configuration.RateLimitPolicy, _catalog.RateLimitPolicyNames, ignoreCase: true);
+        }
+
+        if (configuration.ReplicaSelector is not null)
+        {
+            ReplicaSelector(path + ".replicaSelector", configuration.ReplicaSelector);
+        }
+
+        if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))
+        {
+            Error(path + ".c3MaxTokens", $"must be >= 1, was {F(tokens)}");
+        }
+
         OneOf(path + ".dropPolicy", configuration.DropPolicy, _catalog.DropPolicyNames, ignoreCase: true);
         if (!(configuration.Quantile >= 0 && configuration.Quantile <= 1))
         {
@@ -168,6 +190,35 @@ internal sealed partial class ScenarioValidator
         }
 
         AtLeast(path + ".admissionQueueLimit", configuration.AdmissionQueueLimit, 0);
+    }
+
+    /// <summary>
+    /// cake-slo is not in the catalog: it drives one process's Cake share scheduler, so the runner builds it per instance
+    /// (docs/emulator.md). It needs that scheduler, the rate adaptation loop it runs on, and at least one SLO.
+    /// </summary>
+    private void ValidateCake(string path, ConfigurationSpec configuration)
+    {
+        if (!string.Equals(configuration.Scheduler, SubtaskSchedulerNames.CakeShares, StringComparison.OrdinalIgnoreCase))
+        {
+            Error(path + ".scheduler", $"'{RateLimitPolicies.CakeSlo}' drives Cake's share scheduler; set scheduler to '{SubtaskSchedulerNames.CakeShares}', was '{configuration.Scheduler}'");
+        }
+
+        if (!configuration.RateControl)
+        {
+            Error(path + ".rateControl", $"'{RateLimitPolicies.CakeSlo}' runs on the rate adaptation loop; set rateControl to true");
+        }
+
+        if (_workflowsWithSlo == 0)
+        {
+            Error(path + ".rateLimitPolicy", $"'{RateLimitPolicies.CakeSlo}' needs at least one workflow with latencySloMs");
+        }
+
+        if (!(configuration.SloPercentile > 0 && configuration.SloPercentile <= 1))
+        {
+            Error(path + ".sloPercentile", $"must be in (0, 1], was {F(configuration.SloPercentile)}");
+        }
+
+        Positive(path + ".sloIntervalSeconds", configuration.SloIntervalSeconds);
     }
 
     private void Distribution(string path, DistributionSpec distribution)

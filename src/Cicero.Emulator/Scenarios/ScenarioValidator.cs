@@ -18,6 +18,8 @@ internal sealed partial class ScenarioValidator
     private readonly Dictionary<string, ServiceSpec> _services = new(StringComparer.Ordinal);
     private readonly Dictionary<(string From, string To), RouteSpec> _routes = [];
     private readonly HashSet<string> _workflows = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, (string Workflow, int Partitions)> _tables = new(StringComparer.Ordinal);
+    private int _workflowsWithSlo;
 
     public ScenarioValidator(PolicyCatalog catalog)
     {
@@ -89,6 +91,16 @@ internal sealed partial class ScenarioValidator
 
             AtLeast(path + ".instances", service.Instances, 1);
             ValidateResources(path, service);
+            if (service.Background is { } background)
+            {
+                Positive(path + ".background.intervalMs", background.IntervalMs);
+                if (!(background.Probability >= 0 && background.Probability <= 1))
+                {
+                    Error(path + ".background.probability", $"must be in [0, 1], was {F(background.Probability)}");
+                }
+
+                Positive(path + ".background.factor", background.Factor);
+            }
         }
     }
 
@@ -170,15 +182,20 @@ internal sealed partial class ScenarioValidator
                     Error(path + ".replication", $"must be <= the {_services[route.To!].Instances} instances of '{route.To}', was {route.Replication}");
                 }
 
-                if (string.Equals(route.ReplicaSelector, ReplicaSelectorNames.Oracle, StringComparison.OrdinalIgnoreCase))
-                {
-                    Error(path + ".replicaSelector", "'oracle' needs the true server state, which the topology runner does not feed it");
-                }
-                else
-                {
-                    OneOf(path + ".replicaSelector", route.ReplicaSelector, _catalog.ReplicaSelectorNames, ignoreCase: true);
-                }
+                ReplicaSelector(path + ".replicaSelector", route.ReplicaSelector);
             }
+        }
+    }
+
+    private void ReplicaSelector(string path, string? name)
+    {
+        if (string.Equals(name, ReplicaSelectorNames.Oracle, StringComparison.OrdinalIgnoreCase))
+        {
+            Error(path, "'oracle' needs the true server state, which the topology runner does not feed it");
+        }
+        else
+        {
+            OneOf(path, name, _catalog.ReplicaSelectorNames, ignoreCase: true);
         }
     }
 }

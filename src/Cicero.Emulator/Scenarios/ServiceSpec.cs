@@ -14,4 +14,7 @@ public sealed class ServiceSpec
 
     /// <summary>Gets or sets the resources of each instance; at most one thread pool and one connection pool.</summary>
     public IList<ResourceSpec>? Resources { get; set; }
+
+    /// <summary>Gets or sets the instances' background activity (periods of slower service); none when omitted.</summary>
+    public BackgroundSpec? Background { get; set; }
 }

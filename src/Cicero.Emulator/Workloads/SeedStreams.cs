@@ -18,6 +18,9 @@ internal static class SeedStreams
     /// <summary>Seeds of replica selectors that draw random numbers.</summary>
     public const int Selectors = 3;
 
+    /// <summary>The first service's background activity; service i uses <c>FirstBackground + i</c>.</summary>
+    public const int FirstBackground = 100;
+
     /// <summary>The first workload's stream; workload i uses <c>FirstWorkload + i</c>.</summary>
     public const int FirstWorkload = 1000;
 

@@ -23,6 +23,21 @@ public sealed class ScenarioLoaderTests
     }
 
     [Fact]
+    public void LoadEmbedded_EveryScenario_IsValidAndDescribed()
+    {
+        Assert.Equal(
+            ["c3-simulation", "cake-consolidation", "cassandra-ring", "hotspot", "low-latency", "performance-isolation", "quantile-knob"],
+            ScenarioLoader.EmbeddedScenarioNames);
+        foreach (var name in ScenarioLoader.EmbeddedScenarioNames)
+        {
+            var scenario = ScenarioLoader.LoadEmbedded(name);
+            Assert.Equal(name, scenario.Name);
+            Assert.True(scenario.Description?.Length > 200, $"{name}: the description should give the set-up and our assumptions");
+            Assert.Empty(ScenarioLoader.Validate(scenario));
+        }
+    }
+
+    [Fact]
     public void Parse_NoServices_FillsInTheDefaultTopology()
     {
         var scenario = ScenarioLoader.Parse(TestScenarios.Json(services: null, routes: null, stages: """[{ "call": "ps", "stages": [{ "use": "compute", "serviceTime": { "meanMs": 1 } }] }]"""));

@@ -33,13 +33,14 @@ internal sealed class CompiledScenario
             byName[services[i].Name] = services[i];
         }
 
-        var workflowNames = scenario.Workflows!.Select(w => w.Name!).ToArray();
+        // Placement hashes the table's name, so workflows sharing a table share its instances.
+        var tables = scenario.Workflows!.Select(w => w.Table ?? w.Name!).ToArray();
         var routes = new RouteDef?[services.Length, services.Length];
         foreach (var route in scenario.Routes ?? [])
         {
             var from = byName[route.From!];
             var to = byName[route.To!];
-            routes[from.Index, to.Index] = new RouteDef(route, to, workflowNames, scenario.Workflows!.Select(w => w.Partitions).ToArray());
+            routes[from.Index, to.Index] = new RouteDef(route, to, tables, scenario.Workflows!.Select(w => w.Partitions).ToArray());
         }
 
         var workflows = new WorkflowDef[scenario.Workflows!.Count];
@@ -105,6 +106,7 @@ internal sealed class ServiceDef
         Index = index;
         Name = spec.Name!;
         Instances = spec.Instances;
+        Background = spec.Background;
         Resources = [.. spec.Resources ?? []];
         for (var r = 0; r < Resources.Length; r++)
         {
@@ -125,6 +127,9 @@ internal sealed class ServiceDef
 
     public int Instances { get; }
 
+    /// <summary>Gets the instances' background activity model, if any.</summary>
+    public BackgroundSpec? Background { get; }
+
     public ResourceSpec[] Resources { get; }
 
     public int ThreadPool { get; } = -1;
@@ -140,7 +145,7 @@ internal sealed class ServiceDef
 /// <summary>A route with its placement precomputed: partition owners on the ring, or block replica groups.</summary>
 internal sealed class RouteDef
 {
-    public RouteDef(RouteSpec spec, ServiceDef target, string[] workflows, int[] partitions)
+    public RouteDef(RouteSpec spec, ServiceDef target, string[] tables, int[] partitions)
     {
         Strategy = spec.Strategy;
         Replication = Math.Max(1, spec.Replication);
@@ -149,26 +154,26 @@ internal sealed class RouteDef
         if (Strategy == RoutingStrategies.ConsistentHash)
         {
             var ring = new ConsistentHashRing(target.Name, target.Instances, spec.VirtualNodes);
-            PartitionOwners = new int[workflows.Length][];
-            for (var w = 0; w < workflows.Length; w++)
+            PartitionOwners = new int[tables.Length][];
+            for (var w = 0; w < tables.Length; w++)
             {
                 PartitionOwners[w] = new int[partitions[w]];
                 for (var p = 0; p < partitions[w]; p++)
                 {
-                    PartitionOwners[w][p] = ring.Owner(StableHash.Of(workflows[w], p));
+                    PartitionOwners[w][p] = ring.Owner(StableHash.Of(tables[w], p));
                 }
             }
         }
         else if (Strategy == RoutingStrategies.Blocks)
         {
             // Block b of partition p starts its replica group at a hashed instance; copies go to the next ones.
-            BlockGroupStarts = new int[workflows.Length][];
-            for (var w = 0; w < workflows.Length; w++)
+            BlockGroupStarts = new int[tables.Length][];
+            for (var w = 0; w < tables.Length; w++)
             {
                 BlockGroupStarts[w] = new int[partitions[w] * BlocksPerPartition];
                 for (var b = 0; b < BlockGroupStarts[w].Length; b++)
                 {
-                    BlockGroupStarts[w][b] = (int)(StableHash.Of(workflows[w], b / BlocksPerPartition, (b % BlocksPerPartition) + 1) % (ulong)target.Instances);
+                    BlockGroupStarts[w][b] = (int)(StableHash.Of(tables[w], b / BlocksPerPartition, (b % BlocksPerPartition) + 1) % (ulong)target.Instances);
                 }
             }
         }
@@ -201,6 +206,9 @@ internal sealed class WorkflowDef(int index, WorkflowSpec spec, ServiceDef entry
     public int Partitions { get; } = spec.Partitions;
 
     public double? DeadlineMs { get; } = spec.DeadlineMs;
+
+    /// <summary>Gets the workflow's latency SLO for cake-slo, if any.</summary>
+    public double? LatencySloMs { get; } = spec.LatencySloMs;
 
     public PlanStep[] Body { get; } = body;
 }

@@ -29,16 +29,24 @@ internal abstract class LeaseFrame
 {
     private ValueTask<SubtaskLease> _pending;
     private Action? _onReady;
+    private long _requestedAt;
+
+    /// <summary>Gets how long the last acquisition waited, in ticks (0 when the permit was free); set before <see cref="OnLease"/>.</summary>
+    protected long LastWaitTicks { get; private set; }
+
+    protected abstract TopologySimulation Simulation { get; }
 
     protected void Acquire(ResourceSemaphore resource, RequestContext context, double cost)
     {
         var acquire = resource.AcquireAsync(context, cost);
         if (acquire.IsCompleted)
         {
+            LastWaitTicks = 0;
             OnLease(acquire.GetAwaiter().GetResult());
             return;
         }
 
+        _requestedAt = Simulation.Now;
         _pending = acquire;
         acquire.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(_onReady ??= Ready);
     }
@@ -49,11 +57,16 @@ internal abstract class LeaseFrame
     {
         var pending = _pending;
         _pending = default;
+        LastWaitTicks = Simulation.Now - _requestedAt;
         OnLease(pending.GetAwaiter().GetResult());
     }
 }
 
-/// <summary>One request handled at one instance: hold a thread (if the service has a pool), run the body, reply.</summary>
+/// <summary>
+/// One request handled at one instance: hold a thread (if the service has a pool), run the body, reply. An inline
+/// handler (the local fast path) runs on its caller's request thread: it takes no thread and its use stages do not
+/// queue for the resource, as Wu's synchronous local read skips Cassandra's read stage.
+/// </summary>
 internal sealed class Handler : LeaseFrame, IStepParent
 {
     private readonly PlanStep[] _body;
@@ -64,8 +77,9 @@ internal sealed class Handler : LeaseFrame, IStepParent
     private long _threadAt;
     private int _next;
 
-    public Handler(SimInstance instance, SimRequest request, RequestContext context, PlanStep[] body, IHandlerParent parent, string? caller, bool isEntry)
+    public Handler(SimInstance instance, SimRequest request, RequestContext context, PlanStep[] body, IHandlerParent parent, string? caller, bool isEntry, bool inline = false)
     {
+        Inline = inline;
         Instance = instance;
         Request = request;
         Context = context;
@@ -83,6 +97,14 @@ internal sealed class Handler : LeaseFrame, IStepParent
 
     public long ArrivedAt { get; private set; }
 
+    /// <summary>Gets a value indicating whether the handler runs on its caller's thread, bypassing resource queues.</summary>
+    public bool Inline { get; }
+
+    /// <summary>Gets or sets the ticks this handler's sub-tasks spent waiting for permits here (the server's queueing time).</summary>
+    public long WaitTicks { get; set; }
+
+    protected override TopologySimulation Simulation => Instance.Simulation;
+
     public void Start()
     {
         ArrivedAt = Instance.Simulation.Now;
@@ -96,7 +118,7 @@ internal sealed class Handler : LeaseFrame, IStepParent
         }
 
         var pool = Instance.Service.ThreadPool;
-        if (pool >= 0)
+        if (pool >= 0 && !Inline)
         {
             Acquire(Instance.Resources[pool], Context, 1);
         }
@@ -130,6 +152,7 @@ internal sealed class Handler : LeaseFrame, IStepParent
 
         _thread = lease;
         _threadAt = Instance.Simulation.Now;
+        WaitTicks += LastWaitTicks;
         RunNext();
     }
 
@@ -225,14 +248,28 @@ internal sealed class Join(IStepParent parent, int count) : IStepParent
     }
 }
 
-/// <summary>Holds a disk or compute resource for a sampled service time.</summary>
+/// <summary>
+/// Holds a disk or compute resource for a sampled service time, scaled by the instance's background factor. An inline
+/// handler's stage takes no permit: it runs on the request's own thread.
+/// </summary>
 internal sealed class UseFrame(Handler handler, UseStep step, IStepParent parent) : LeaseFrame
 {
     private static readonly Action<object?> OnRelease = static state => ((UseFrame)state!).Release();
     private SubtaskLease _lease;
     private long _acquiredAt;
 
-    public void Start() => Acquire(handler.Instance.Resources[step.Resource], handler.Context, step.ServiceTime.MeanSeconds);
+    protected override TopologySimulation Simulation => handler.Instance.Simulation;
+
+    public void Start()
+    {
+        if (handler.Inline)
+        {
+            Serve();
+            return;
+        }
+
+        Acquire(handler.Instance.Resources[step.Resource], handler.Context, step.ServiceTime.MeanSeconds);
+    }
 
     protected override void OnLease(SubtaskLease lease)
     {
@@ -242,15 +279,33 @@ internal sealed class UseFrame(Handler handler, UseStep step, IStepParent parent
             return;
         }
 
-        var simulation = handler.Instance.Simulation;
         _lease = lease;
+        handler.WaitTicks += LastWaitTicks;
+        Serve();
+    }
+
+    private void Serve()
+    {
+        var simulation = handler.Instance.Simulation;
         _acquiredAt = simulation.Now;
-        simulation.Clock.ScheduleAt(_acquiredAt + simulation.SampleTicks(step.ServiceTime), OnRelease, this);
+        var ticks = simulation.SampleTicks(step.ServiceTime);
+        var factor = handler.Instance.ServiceTimeFactor;
+        if (factor != 1)
+        {
+            ticks = Math.Max(1, (long)Math.Round(ticks * factor));
+        }
+
+        simulation.Clock.ScheduleAt(_acquiredAt + ticks, OnRelease, this);
     }
 
     private void Release()
     {
-        handler.Instance.Release(step.Resource, _lease, _acquiredAt);
+        if (_lease.IsAcquired)
+        {
+            handler.Instance.Release(step.Resource, _lease, _acquiredAt);
+            _lease = default;
+        }
+
         parent.OnStepDone(Outcome.Ok);
     }
 }

@@ -9,6 +9,8 @@ namespace Cicero.Emulator.Simulation.Topology;
 /// One caller instance's replica selection towards a blocks-routed service: a selector from the policy catalog, one
 /// <see cref="ReplicaState"/> per callee instance shared by every replica group holding it, and a FIFO backlog per group
 /// for selectors that hold requests back (C3's rate control), retried on replies and by a timer, as in the C3 simulation.
+/// With the local fast path on (<c>ReplicaGroupOptions.ServeLocally</c>), a group that holds the caller itself is served
+/// by the caller, bypassing the selector, its rate limiters and the backlog, as Core's <c>ReplicaGroup</c> does.
 /// </summary>
 internal sealed class ReplicaClient
 {
@@ -19,12 +21,15 @@ internal sealed class ReplicaClient
     private readonly ReplicaState[][] _groups;
     private readonly Backlog[] _backlogs;
     private readonly int _replication;
+    private readonly int _local;
 
-    public ReplicaClient(TopologySimulation simulation, IReplicaSelector selector, ServiceDef target, int replication)
+    // local: the caller's own index among the callee's instances when it serves its copies itself; else -1.
+    public ReplicaClient(TopologySimulation simulation, IReplicaSelector selector, ServiceDef target, int replication, int local)
     {
         _simulation = simulation;
         _selector = selector;
         _replication = replication;
+        _local = local;
         var n = target.Instances;
         _views = new ReplicaState[n];
         for (var i = 0; i < n; i++)
@@ -48,6 +53,12 @@ internal sealed class ReplicaClient
 
     public void Route(RpcFrame frame, int groupStart)
     {
+        if (_local >= 0 && !_views[_local].IsDown && (_local - groupStart + _views.Length) % _views.Length < _replication)
+        {
+            frame.ProceedLocally(_local);
+            return;
+        }
+
         var backlog = _backlogs[groupStart];
         if (backlog.Waiting.Count > 0)
         {

@@ -34,6 +34,10 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
     private ProgressDelta _replyProgress;
     private double _replyQueue;
     private long _replyServiceTicks;
+    private long _replyWaitTicks;
+    private double _replyBackground;
+    private long _hopTicks;
+    private bool _inline;
 
     public RpcFrame(Handler caller, CallStep step, IStepParent parent, int groupStart, int fixedReplica = -1)
     {
@@ -44,6 +48,8 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         _groupStart = groupStart;
         _fixedReplica = fixedReplica;
     }
+
+    protected override TopologySimulation Simulation => _simulation;
 
     /// <summary>Picks a block of the request's partition and returns the start of its replica group.</summary>
     public static int PickBlockGroup(Handler caller, CallStep step)
@@ -87,10 +93,24 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         }
     }
 
+    /// <summary>
+    /// Serves the call at the caller itself on its own thread (Wu's local fast path): no selector, no connection, no
+    /// network, no queueing for the resources of its stages, and no feedback to the selector.
+    /// </summary>
+    public void ProceedLocally(int target)
+    {
+        _inline = true;
+        _client = null;
+        Proceed(target);
+    }
+
     /// <summary>Sends the call to instance <paramref name="target"/> of the callee service.</summary>
     public void Proceed(int target)
     {
         _target = _simulation.Instances[_step.Target.Index][target];
+
+        // A call to the caller's own process does not cross the network (a local read in a ring).
+        _hopTicks = ReferenceEquals(_target, _caller.Instance) ? 0 : _simulation.NetworkTicks;
         var timeout = _simulation.RpcTimeoutTicks;
         if (_caller.Context.Deadline is { } deadline)
         {
@@ -100,7 +120,7 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
 
         _simulation.Clock.ScheduleAt(_simulation.Now + timeout, OnTimeout, this);
         var pool = _caller.Instance.Service.ConnectionPool;
-        if (pool >= 0)
+        if (pool >= 0 && !_inline)
         {
             Acquire(_caller.Instance.Resources[pool], _caller.Context, 1);
         }
@@ -121,9 +141,15 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
     {
         _reply = outcome;
         _replyProgress = handler.Context.Progress.Current;
+
+        // What the server piggybacks (C3, Wu): its waiting queue, the time in service (residence minus queueing) and
+        // the queueing time, and whether it is in a background period.
         _replyQueue = _target!.QueueLength;
-        _replyServiceTicks = _simulation.Now - handler.ArrivedAt;
-        _simulation.Clock.ScheduleAt(_simulation.Now + _simulation.NetworkTicks, OnReply, this);
+        var residence = _simulation.Now - handler.ArrivedAt;
+        _replyWaitTicks = Math.Min(handler.WaitTicks, residence);
+        _replyServiceTicks = residence - _replyWaitTicks;
+        _replyBackground = _target.InBackground ? 1 : 0;
+        _simulation.Clock.ScheduleAt(_simulation.Now + _hopTicks, OnReply, this);
     }
 
     protected override void OnLease(SubtaskLease lease)
@@ -157,11 +183,11 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         _sentAt = _simulation.Now;
         _caller.Instance.Model.Get(_caller.Instance.Registry.Resolve(_caller.Context)).RecordDownstreamCall(_step.Target.Name, _target!.Id);
         _client?.OnSent(_target.Index, _sentAt);
-        _simulation.Clock.ScheduleAt(_sentAt + _simulation.NetworkTicks, OnArrive, this);
+        _simulation.Clock.ScheduleAt(_sentAt + _hopTicks, OnArrive, this);
     }
 
     private void Arrive() =>
-        new Handler(_target!, _caller.Request, _caller.Context.ForDownstreamCall(), _step.Body, this, _caller.Instance.Id, isEntry: false).Start();
+        new Handler(_target!, _caller.Request, _caller.Context.ForDownstreamCall(), _step.Body, this, _caller.Instance.Id, isEntry: false, _inline).Start();
 
     private void Reply()
     {
@@ -176,7 +202,7 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         var now = _simulation.Now;
         _client?.OnFeedback(
             _target!.Index,
-            new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), _replyQueue, TimeSpan.FromTicks(_replyServiceTicks)),
+            new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), _replyQueue, TimeSpan.FromTicks(_replyServiceTicks), _replyBackground, WaitTime: TimeSpan.FromTicks(_replyWaitTicks)),
             now);
         _parent.OnChildProgress(_replyProgress);
         _parent.OnStepDone(_reply);

@@ -5,7 +5,9 @@ using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Emulator.Scenarios;
 using Cicero.Model;
+using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Registration;
+using Cicero.Policies.Scheduling;
 using Cicero.RateAdaptation;
 using Cicero.Resources;
 using Cicero.Workflows;
@@ -24,6 +26,8 @@ internal sealed class SimInstance
 {
     private readonly int[] _roundRobin;
     private readonly ReplicaClient?[] _replicaClients;
+    private readonly string? _replicaSelector;
+    private readonly bool _serveLocally;
 
     public SimInstance(TopologySimulation simulation, ServiceDef service, int index, ConfigurationSpec configuration, PolicyCatalog catalog)
     {
@@ -38,21 +42,20 @@ internal sealed class SimInstance
         Model = new LocalModel(Registry, clock, modelOptions);
         var admissionOptions = new AdmissionOptions { RunContinuationsAsynchronously = false, QueueLimit = configuration.AdmissionQueueLimit };
         Admission = new AdmissionController(Registry, catalog.GetDropPolicy(configuration.DropPolicy).Create(Registry), Model, clock, admissionOptions);
-        var rateOptions = new RateAdaptationOptions
+        if (IsCake(configuration))
         {
-            ProcessId = Id,
-            Quantile = configuration.Quantile,
-            Interval = interval,
-            HoldTime = interval * 10 > TimeSpan.FromSeconds(1) ? interval * 10 : TimeSpan.FromSeconds(1),
-        };
-        var policy = configuration.RateControl
-            ? catalog.GetRateLimitPolicy(configuration.RateLimitPolicy).Create(new RateLimitPolicyContext(Registry, interval))
-            : null;
-        RateAdaptation = new RateAdaptationController(rateOptions, Model, policy, source: null, Admission, clock);
+            // Cake's controller gives batch workflows the share its SLO workflows leave; registering every workflow now
+            // lets its first adjustment set them all, not only those this instance has seen by then.
+            foreach (var workflow in simulation.Compiled.Workflows)
+            {
+                Registry.Resolve(workflow.Id);
+            }
+        }
 
         Resources = new ResourceSemaphore[service.Resources.Length];
         BusyTicks = new long[service.Resources.Length];
         var scheduler = catalog.GetScheduler(configuration.Scheduler);
+        CakeShareScheduler? cakeDisk = null;
         for (var r = 0; r < Resources.Length; r++)
         {
             var spec = service.Resources[r];
@@ -63,12 +66,46 @@ internal sealed class SimInstance
                 MaxQueueLength = spec.MaxQueueLength,
                 RunContinuationsAsynchronously = false,
             };
-            var resource = new ResourceSemaphore(
-                options, Registry, scheduler.Create(new SubtaskSchedulerContext(spec.Name!, spec.Capacity, clock.TimestampFrequency, Registry)), clock, modelOptions);
+            ISubtaskScheduler resourceScheduler;
+            if (IsCake(configuration) && cakeDisk is null && spec.Kind == ResourceKinds.Disk)
+            {
+                // Cake's second level drives the first disk's first-level scheduler, as it drives HDFS.
+                cakeDisk = new CakeShareScheduler(new CakeShareOptions(), Registry);
+                resourceScheduler = cakeDisk;
+            }
+            else
+            {
+                resourceScheduler = scheduler.Create(new SubtaskSchedulerContext(spec.Name!, spec.Capacity, clock.TimestampFrequency, Registry));
+            }
+
+            var resource = new ResourceSemaphore(options, Registry, resourceScheduler, clock, modelOptions);
             Model.AddResource(resource);
             Resources[r] = resource;
         }
 
+        var rateOptions = new RateAdaptationOptions
+        {
+            ProcessId = Id,
+            Quantile = configuration.Quantile,
+            Interval = interval,
+            HoldTime = interval * 10 > TimeSpan.FromSeconds(1) ? interval * 10 : TimeSpan.FromSeconds(1),
+        };
+        IRateLimitPolicy? policy = null;
+        if (cakeDisk is not null)
+        {
+            Cake = new CakeSloController(CakeOptions(simulation.Compiled.Workflows, configuration), cakeDisk);
+            policy = Cake;
+        }
+        else if (configuration.RateControl && !IsCake(configuration))
+        {
+            policy = catalog.GetRateLimitPolicy(configuration.RateLimitPolicy).Create(new RateLimitPolicyContext(Registry, interval));
+        }
+
+        // Under cake-slo, instances without a disk have nothing for Cake to drive and impose no limit (pass-through).
+        RateAdaptation = new RateAdaptationController(rateOptions, Model, policy, source: null, Admission, clock);
+
+        _replicaSelector = configuration.ReplicaSelector;
+        _serveLocally = configuration.ServeLocally;
         _roundRobin = new int[simulation.Compiled.Services.Length];
         _replicaClients = new ReplicaClient?[simulation.Compiled.Services.Length];
     }
@@ -90,6 +127,15 @@ internal sealed class SimInstance
     public RateAdaptationController RateAdaptation { get; }
 
     public ResourceSemaphore[] Resources { get; }
+
+    /// <summary>Gets Cake's second-level controller of this instance's disk, under the cake-slo policy.</summary>
+    public CakeSloController? Cake { get; }
+
+    /// <summary>Gets or sets a value indicating whether the instance is in a background period (slower service).</summary>
+    public bool InBackground { get; set; }
+
+    /// <summary>Gets the factor this instance's service times are multiplied by now.</summary>
+    public double ServiceTimeFactor => InBackground ? Service.Background!.Factor : 1;
 
     /// <summary>Gets, per resource, the permit-ticks held inside the measured window.</summary>
     public long[] BusyTicks { get; }
@@ -154,8 +200,32 @@ internal sealed class SimInstance
             return existing;
         }
 
-        var client = new ReplicaClient(Simulation, Simulation.CreateReplicaSelector(route.ReplicaSelector, Service.Instances), target, route.Replication);
+        // The local fast path applies when this instance is itself one of the callee's instances (a Cassandra-like ring).
+        var local = _serveLocally && ReferenceEquals(target, Service) ? Index : -1;
+        var selector = Simulation.CreateReplicaSelector(_replicaSelector ?? route.ReplicaSelector, Service.Instances);
+        var client = new ReplicaClient(Simulation, selector, target, route.Replication, local);
         _replicaClients[target.Index] = client;
         return client;
+    }
+
+    private static bool IsCake(ConfigurationSpec configuration) =>
+        string.Equals(configuration.RateLimitPolicy, RateLimitPolicies.CakeSlo, StringComparison.OrdinalIgnoreCase);
+
+    private static CakeSloOptions CakeOptions(WorkflowDef[] workflows, ConfigurationSpec configuration)
+    {
+        var options = new CakeSloOptions
+        {
+            Percentile = configuration.SloPercentile,
+            Interval = TimeSpan.FromSeconds(configuration.SloIntervalSeconds),
+        };
+        foreach (var workflow in workflows)
+        {
+            if (workflow.LatencySloMs is { } slo)
+            {
+                options.Slos[workflow.Name] = TimeSpan.FromMilliseconds(slo);
+            }
+        }
+
+        return options;
     }
 }

@@ -44,6 +44,7 @@ public sealed partial class TopologySimulation
     private readonly Random _selectorSeeds;
     private readonly RunMetrics _metrics;
     private readonly List<TierRateSecond> _rates = [];
+    private readonly List<SimInstance> _cakeInstances = [];
     private readonly long _durationTicks;
     private readonly long _controlIntervalTicks;
     private long _nextRequestId;
@@ -61,7 +62,7 @@ public sealed partial class TopologySimulation
         ArgumentNullException.ThrowIfNull(configuration);
         Catalog = catalog ?? PolicyCatalog.Default;
         var errors = ScenarioLoader.Validate(scenario, Catalog).ToList();
-        errors.AddRange(new ScenarioValidator(Catalog).ValidateConfiguration(configuration, "configuration"));
+        errors.AddRange(new ScenarioValidator(Catalog).ValidateConfiguration(configuration, "configuration", scenario));
         if (errors.Count > 0)
         {
             throw new ScenarioValidationException(errors, scenario.Name);
@@ -90,6 +91,10 @@ public sealed partial class TopologySimulation
             for (var i = 0; i < service.Instances; i++)
             {
                 Instances[s][i] = new SimInstance(this, service, i, configuration, Catalog);
+                if (Instances[s][i].Cake is not null)
+                {
+                    _cakeInstances.Add(Instances[s][i]);
+                }
             }
         }
     }
@@ -155,6 +160,7 @@ public sealed partial class TopologySimulation
 
         _ran = true;
         WireRateAdaptation();
+        StartBackgroundActivity();
         StartWorkloads();
         if (_configuration.RateControl)
         {
@@ -175,7 +181,8 @@ public sealed partial class TopologySimulation
     }
 
     /// <summary>
-    /// Creates one caller instance's replica selector. C3 is told how many callers share the servers (its n). The
+    /// Creates one caller instance's replica selector. C3 is told how many callers share the servers (its n) and gets the
+    /// configuration's token-bucket size, if any. The
     /// catalog's random and P2C factories draw every selector's seed from one source shared by the whole process, so
     /// a second run in the same process would get other seeds; the run makes its own, seeded from the scenario.
     /// </summary>
@@ -184,7 +191,13 @@ public sealed partial class TopologySimulation
         var frequency = Clock.TimestampFrequency;
         if (string.Equals(name, ReplicaSelectorNames.C3, StringComparison.OrdinalIgnoreCase))
         {
-            return C3ReplicaSelector.CreateFactory(new C3Options { ClientCount = callers }).Create(frequency);
+            var options = new C3Options { ClientCount = callers };
+            if (_configuration.C3MaxTokens is { } tokens)
+            {
+                options.Rate.MaxTokens = tokens;
+            }
+
+            return C3ReplicaSelector.CreateFactory(options).Create(frequency);
         }
 
         if (string.Equals(name, ReplicaSelectorNames.Random, StringComparison.OrdinalIgnoreCase))
@@ -221,6 +234,16 @@ public sealed partial class TopologySimulation
 
         _inFlight--;
         _metrics.Outcome(request, outcome, Now, Second(Now));
+        if (outcome.IsOk && request.Workflow.LatencySloMs is not null && _cakeInstances.Count > 0)
+        {
+            // Cake's second level is one scheduler for the system: every disk's controller sees the client's latencies.
+            var latency = TimeSpan.FromTicks(Now - request.ArrivedAt);
+            foreach (var instance in _cakeInstances)
+            {
+                instance.Cake!.RecordLatency(instance.Registry.Resolve(request.Workflow.Id), latency);
+            }
+        }
+
         if (request.Client is { } client)
         {
             ClientDone(client);
@@ -279,6 +302,17 @@ public sealed partial class TopologySimulation
         if (now < _durationTicks + RpcTimeoutTicks)
         {
             Clock.ScheduleAt(now + _controlIntervalTicks, OnRateRound, instance);
+        }
+    }
+
+    private void StartBackgroundActivity()
+    {
+        foreach (var service in Compiled.Services)
+        {
+            if (service.Background is not null)
+            {
+                new BackgroundActivity(this, service, _scenario.Seed, _durationTicks + RpcTimeoutTicks).Start();
+            }
         }
     }
 

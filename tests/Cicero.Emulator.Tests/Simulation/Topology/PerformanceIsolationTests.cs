@@ -53,6 +53,19 @@ public sealed class PerformanceIsolationTests(PerformanceIsolationFixture fixtur
     }
 
     [Fact]
+    public void FairQueuing_OnTopOfRateControl_BurstyTenantStopsTimingOut()
+    {
+        // G fans out to every BS, so under FIFO it waits behind the standing queue of F at the BSs that hold more of F's
+        // one-partition table than rate control's median aggregation (q = 0.5) protects; DRR serves it its share there.
+        var rc = fixture.Results["rc"]["G"];
+        var drr = fixture.Results["rc+drr"]["G"];
+
+        Assert.True(rc.TimedOut >= 0.2 * rc.Offered, $"rc: G timed out {rc.TimedOut} of {rc.Offered}");
+        Assert.True(drr.TimedOut < rc.TimedOut, $"G timed out {drr.TimedOut} times with DRR, {rc.TimedOut} without");
+        Assert.Equal(0, drr.TimedOut);
+    }
+
+    [Fact]
     public void RateControl_SigmaOfTheAggressor_IsFiniteAtEveryTierItUses()
     {
         var rates = fixture.Results["rc"].Rates.Where(r => r.Workflow == "F" && r.Second > PerformanceIsolationFixture.AggressorStart + 2).ToList();
