@@ -45,7 +45,8 @@ internal sealed partial class FuzzReport
         using var process = Process.GetCurrentProcess();
         var text = new StringBuilder();
         text.AppendLine(CultureInfo.InvariantCulture, $"{title}: {Inputs:N0} inputs in {elapsed.TotalSeconds:F1} s ({Inputs / Math.Max(elapsed.TotalSeconds, 1e-9):N0}/s)");
-        text.AppendLine(CultureInfo.InvariantCulture, $"  allocated {(GC.GetTotalAllocatedBytes() - _startAllocated) / 1048576.0:N0} MiB in all, at most {MaxCaseAllocation:N0} bytes in one input");
+        var perInput = MaxCaseAllocation > 0 ? $", at most {MaxCaseAllocation:N0} bytes in one input" : string.Empty;
+        text.AppendLine(CultureInfo.InvariantCulture, $"  allocated {(GC.GetTotalAllocatedBytes() - _startAllocated) / 1048576.0:N0} MiB in all (generator included){perInput}");
         text.AppendLine(CultureInfo.InvariantCulture, $"  managed heap at most {_maxHeap / 1048576.0:N1} MiB (sampled every 10,000 inputs); process peak working set {process.PeakWorkingSet64 / 1048576.0:N0} MiB");
         foreach (var (kind, count) in _outcomes)
         {
