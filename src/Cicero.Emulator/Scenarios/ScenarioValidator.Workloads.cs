@@ -40,7 +40,12 @@ internal sealed partial class ScenarioValidator
             var closed = workload.Kind == WorkloadKinds.ClosedLoop;
             NonNegative(path + ".ratePerSecond", workload.RatePerSecond);
             AtLeast(path + ".clients", workload.Clients, 0);
-            NonNegative(path + ".startSeconds", workload.StartSeconds);
+            if (NonNegative(path + ".startSeconds", workload.StartSeconds) && scenario.DurationSeconds > 0 && workload.StartSeconds >= scenario.DurationSeconds)
+            {
+                // Usually a --duration override shorter than the scenario's surge: the workload would never offer a request.
+                Error(path + ".startSeconds", $"must be less than durationSeconds ({F(scenario.DurationSeconds)}), was {F(workload.StartSeconds)}; the workload would never start");
+            }
+
             if (workload.StopSeconds is { } stop && !(stop > workload.StartSeconds))
             {
                 Error(path + ".stopSeconds", $"must be greater than startSeconds ({F(workload.StartSeconds)}), was {F(stop)}");

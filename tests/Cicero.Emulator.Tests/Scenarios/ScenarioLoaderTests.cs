@@ -114,6 +114,18 @@ public sealed class ScenarioLoaderTests
     }
 
     [Fact]
+    public void Validate_WorkloadStartingAfterTheRun_NamesItsStart()
+    {
+        var scenario = ScenarioLoader.Parse(TestScenarios.Json());
+        scenario.Workloads![0].StartSeconds = 40;
+        scenario.DurationSeconds = 20;
+
+        var problems = ScenarioLoader.Validate(scenario).Select(e => e.ToString()).ToList();
+
+        Assert.Contains("workloads[0].startSeconds: must be less than durationSeconds (20), was 40; the workload would never start", problems);
+    }
+
+    [Fact]
     public void Parse_UnknownField_NamesItsPath()
     {
         var error = Assert.Throws<ScenarioValidationException>(() => ScenarioLoader.Parse("""{ "name": "x", "services": [{ "name": "a", "instancez": 1 }] }"""));
