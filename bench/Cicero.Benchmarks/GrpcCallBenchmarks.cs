@@ -8,6 +8,7 @@ using BenchmarkDotNet.Configs;
 using Cicero.Context;
 using Cicero.Grpc;
 using Cicero.Grpc.Classification;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Protocol;
@@ -196,7 +197,7 @@ public class GrpcCallBenchmarks
         }
 
         var plain = _plainInvoker.AsyncUnaryCall(Echo, default, Payload);
-        if (await plain.ResponseAsync != Payload || plain.GetTrailers().GetValueBytes(CiceroMetadataKeys.Progress) is not null)
+        if (await plain.ResponseAsync != Payload || plain.GetTrailers().GetValueBytes(CiceroMetadataKeys.Result) is not null)
         {
             throw new InvalidOperationException("The plain call did not echo, or it carried Cicero trailers.");
         }
@@ -209,8 +210,7 @@ public class GrpcCallBenchmarks
         }
 
         if (await cicero.ResponseAsync != Payload
-            || cicero.GetTrailers().GetValueBytes(CiceroMetadataKeys.Progress) is null
-            || cicero.GetTrailers().GetValue(CiceroMetadataKeys.Instance) is null)
+            || !CiceroTrailers.TryRead(cicero.GetTrailers(), out _))
         {
             throw new InvalidOperationException("The Cicero call did not echo, or it came back without Cicero's trailers.");
         }

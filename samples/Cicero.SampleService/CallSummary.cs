@@ -2,6 +2,7 @@
 
 using System.Globalization;
 using Cicero.Grpc;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Protocol;
 
 namespace Cicero.SampleService;
@@ -42,7 +43,7 @@ public sealed class CallSummary
         {
             Ok++;
             LastProgress = ProgressTrailer.TryRead(trailers, out var seconds, out var load) ? (seconds, load) : null;
-            LastInstance = trailers?.GetValue(CiceroMetadataKeys.Instance);
+            LastInstance = CiceroTrailers.TryRead(trailers, out var result) ? result.Instance : null;
             return;
         }
 

@@ -63,12 +63,41 @@ public sealed class RequestContextCodec
     public static int GetEncodedLength(RequestContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var length = HeaderLength + context.Workflow.Value.Length + sizeof(long);
-        length += context.Deadline.HasValue ? sizeof(long) : 0;
-        length += context.BeforeArrival != default ? 2 * sizeof(double) : 0;
-        length += context.Progress.Current != default ? 2 * sizeof(double) : 0;
-        length += context.EstimatedTotal != default ? 2 * sizeof(double) : 0;
-        return length;
+        return EncodedLength(context, context.BeforeArrival, context.Progress.Current);
+    }
+
+    /// <summary>
+    /// Gets the number of bytes <see cref="WriteDownstream"/> needs: the length of
+    /// <c>context.ForDownstreamCall()</c>'s encoding.
+    /// </summary>
+    /// <param name="context">The caller's context.</param>
+    /// <returns>The encoded length.</returns>
+    public static int GetDownstreamEncodedLength(RequestContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        return EncodedLength(context, DownstreamBeforeArrival(context), default);
+    }
+
+    /// <summary>
+    /// Reads the length a version-1 encoding says it has from its first three bytes, so that a context can be
+    /// followed by other data in the same buffer.
+    /// </summary>
+    /// <param name="source">The start of an encoding (at least the 3-byte header).</param>
+    /// <param name="length">The encoding's total length when the header is well formed.</param>
+    /// <returns>
+    /// <see langword="false"/> if the header is short or has an unknown version, unknown flags or a bad workflow length;
+    /// <see cref="TryRead"/> on the same bytes says exactly what is wrong.
+    /// </returns>
+    public static bool TryGetEncodedLength(ReadOnlySpan<byte> source, out int length)
+    {
+        length = 0;
+        if (source.Length < HeaderLength || source[0] != CurrentVersion || (source[1] & ~KnownFlags) != 0 || source[2] is 0 or > WorkflowId.MaxLength)
+        {
+            return false;
+        }
+
+        length = ExpectedLength(source[1], source[2]);
+        return true;
     }
 
     /// <summary>Writes <paramref name="context"/> into <paramref name="destination"/>.</summary>
@@ -82,54 +111,22 @@ public sealed class RequestContextCodec
     /// </remarks>
     public int Write(RequestContext context, Span<byte> destination)
     {
-        var length = GetEncodedLength(context);
-        if (destination.Length < length)
-        {
-            throw new ArgumentException($"The destination holds {destination.Length} bytes; the context needs {length}.", nameof(destination));
-        }
+        ArgumentNullException.ThrowIfNull(context);
+        return WriteCore(context, context.BeforeArrival, context.Progress.Current, destination);
+    }
 
-        var progress = context.Progress.Current;
-        var flags = (byte)((context.Deadline.HasValue ? DeadlineFlag : 0)
-            | (context.BeforeArrival != default ? BeforeArrivalFlag : 0)
-            | (progress != default ? ProgressFlag : 0)
-            | (context.EstimatedTotal != default ? EstimateFlag : 0));
-        var workflow = context.Workflow.Value;
-
-        destination[0] = CurrentVersion;
-        destination[1] = flags;
-        destination[2] = (byte)workflow.Length;
-        var offset = HeaderLength;
-        for (var i = 0; i < workflow.Length; i++)
-        {
-            destination[offset++] = (byte)workflow[i];
-        }
-
-        // Write only what readers accept: a deadline or elapsed time past MaxDuration (a client's grpc-timeout of days)
-        // is written as MaxDuration, and counters past MaxProgressValue as that value, instead of a value every
-        // downstream service would refuse as malformed.
-        var elapsed = Math.Clamp(_timeProvider.GetElapsedTime(context.StartTimestamp).Ticks, 0, _maxDurationTicks);
-        offset = WriteInt64(destination, offset, elapsed);
-        if (context.Deadline is { } deadline)
-        {
-            offset = WriteInt64(destination, offset, Math.Min(deadline.Ticks, _maxDurationTicks));
-        }
-
-        if ((flags & BeforeArrivalFlag) != 0)
-        {
-            offset = WritePair(destination, offset, context.BeforeArrival);
-        }
-
-        if ((flags & ProgressFlag) != 0)
-        {
-            offset = WritePair(destination, offset, progress);
-        }
-
-        if ((flags & EstimateFlag) != 0)
-        {
-            offset = WritePair(destination, offset, context.EstimatedTotal);
-        }
-
-        return offset;
+    /// <summary>
+    /// Writes what <c>Write(context.ForDownstreamCall(), destination)</c> would, without allocating the downstream
+    /// context: a becomes a + b and b starts from zero.
+    /// </summary>
+    /// <param name="context">The caller's context.</param>
+    /// <param name="destination">At least <see cref="GetDownstreamEncodedLength"/> bytes.</param>
+    /// <returns>The number of bytes written.</returns>
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is too small.</exception>
+    public int WriteDownstream(RequestContext context, Span<byte> destination)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        return WriteCore(context, DownstreamBeforeArrival(context), default, destination);
     }
 
     /// <summary>Encodes <paramref name="context"/> into a new array, as gRPC metadata requires.</summary>
@@ -182,11 +179,7 @@ public sealed class RequestContextCodec
             return false;
         }
 
-        var expected = HeaderLength + workflowLength + sizeof(long)
-            + ((flags & DeadlineFlag) != 0 ? sizeof(long) : 0)
-            + ((flags & BeforeArrivalFlag) != 0 ? 2 * sizeof(double) : 0)
-            + ((flags & ProgressFlag) != 0 ? 2 * sizeof(double) : 0)
-            + ((flags & EstimateFlag) != 0 ? 2 * sizeof(double) : 0);
+        var expected = ExpectedLength(flags, workflowLength);
         if (source.Length != expected)
         {
             error = source.Length < expected
@@ -289,6 +282,75 @@ public sealed class RequestContextCodec
     }
 
     private bool IsValidCounter(double value) => double.IsFinite(value) && value >= 0 && value <= _maxCounter;
+
+    private static ProgressDelta DownstreamBeforeArrival(RequestContext context)
+    {
+        var b = context.Progress.Current;
+        return new ProgressDelta(context.BeforeArrival.ServiceTime + b.ServiceTime, context.BeforeArrival.Load + b.Load);
+    }
+
+    private static int EncodedLength(RequestContext context, ProgressDelta beforeArrival, ProgressDelta progress) =>
+        ExpectedLength(Flags(context, beforeArrival, progress), context.Workflow.Value.Length);
+
+    private static byte Flags(RequestContext context, ProgressDelta beforeArrival, ProgressDelta progress) =>
+        (byte)((context.Deadline.HasValue ? DeadlineFlag : 0)
+            | (beforeArrival != default ? BeforeArrivalFlag : 0)
+            | (progress != default ? ProgressFlag : 0)
+            | (context.EstimatedTotal != default ? EstimateFlag : 0));
+
+    private static int ExpectedLength(byte flags, int workflowLength) =>
+        HeaderLength + workflowLength + sizeof(long)
+            + ((flags & DeadlineFlag) != 0 ? sizeof(long) : 0)
+            + ((flags & BeforeArrivalFlag) != 0 ? 2 * sizeof(double) : 0)
+            + ((flags & ProgressFlag) != 0 ? 2 * sizeof(double) : 0)
+            + ((flags & EstimateFlag) != 0 ? 2 * sizeof(double) : 0);
+
+    private int WriteCore(RequestContext context, ProgressDelta beforeArrival, ProgressDelta progress, Span<byte> destination)
+    {
+        var flags = Flags(context, beforeArrival, progress);
+        var workflow = context.Workflow.Value;
+        var length = ExpectedLength(flags, workflow.Length);
+        if (destination.Length < length)
+        {
+            throw new ArgumentException($"The destination holds {destination.Length} bytes; the context needs {length}.", nameof(destination));
+        }
+
+        destination[0] = CurrentVersion;
+        destination[1] = flags;
+        destination[2] = (byte)workflow.Length;
+        var offset = HeaderLength;
+        for (var i = 0; i < workflow.Length; i++)
+        {
+            destination[offset++] = (byte)workflow[i];
+        }
+
+        // Write only what readers accept: a deadline or elapsed time past MaxDuration (a client's grpc-timeout of days)
+        // is written as MaxDuration, and counters past MaxProgressValue as that value, instead of a value every
+        // downstream service would refuse as malformed.
+        var elapsed = Math.Clamp(_timeProvider.GetElapsedTime(context.StartTimestamp).Ticks, 0, _maxDurationTicks);
+        offset = WriteInt64(destination, offset, elapsed);
+        if (context.Deadline is { } deadline)
+        {
+            offset = WriteInt64(destination, offset, Math.Min(deadline.Ticks, _maxDurationTicks));
+        }
+
+        if ((flags & BeforeArrivalFlag) != 0)
+        {
+            offset = WritePair(destination, offset, beforeArrival);
+        }
+
+        if ((flags & ProgressFlag) != 0)
+        {
+            offset = WritePair(destination, offset, progress);
+        }
+
+        if ((flags & EstimateFlag) != 0)
+        {
+            offset = WritePair(destination, offset, context.EstimatedTotal);
+        }
+
+        return offset;
+    }
 
     private static int WriteInt64(Span<byte> destination, int offset, long value)
     {

@@ -325,7 +325,7 @@ internal sealed class LiveInstance : IAsyncDisposable
         }
 
         var failed = call.ResponseAsync.Status != TaskStatus.RanToCompletion;
-        if (failed || trailers?.GetValueBytes(Grpc.CiceroMetadataKeys.Feedback) is not { } bytes ||
+        if (failed || trailers?.GetValueBytes(Grpc.CiceroMetadataKeys.Result) is not { } bytes ||
             !TrailerCodec.TryDecodeFeedback(bytes, responseTime, failed: false, out var feedback))
         {
             feedback = new ReplicaFeedback(responseTime, 0, responseTime, Failed: failed);

@@ -20,6 +20,8 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
     private readonly CiceroRuntime _runtime;
     private readonly string _downstreamService;
     private readonly Func<string> _callerId;
+    private readonly CallerIds _instances = new();
+    private EncodedId _caller = new(null, []);
 
     /// <summary>Creates the interceptor.</summary>
     /// <param name="runtime">This process's runtime.</param>
@@ -110,7 +112,7 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
 
     private static Func<string> Constant(string callerId)
     {
-        ArgumentException.ThrowIfNullOrWhiteSpace(callerId);
+        _ = CallerIds.Encode(callerId, nameof(callerId));
         return () => callerId;
     }
 
@@ -122,15 +124,14 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         {
             foreach (var entry in existing)
             {
-                if (entry.Key is not CiceroMetadataKeys.Context and not CiceroMetadataKeys.Caller)
+                if (entry.Key is not CiceroMetadataKeys.Context)
                 {
                     headers.AddRaw(entry);
                 }
             }
         }
 
-        headers.Add(CiceroMetadataKeys.Context, _runtime.Codec.Encode(current.ForDownstreamCall()));
-        headers.Add(CiceroMetadataKeys.Caller, _callerId());
+        headers.AddRaw(new MetadataEntry(CiceroMetadataKeys.Context, ContextHeader.Encode(_runtime.Codec, current, CallerBytes())));
 
         var deadline = options.Deadline;
         if (current.GetRemainingBudget(_runtime.TimeProvider) is { } remaining)
@@ -142,15 +143,30 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         return context with { Options = options with { Headers = headers, Deadline = deadline } };
     }
 
+    private byte[] CallerBytes()
+    {
+        // The id is constant, or resolved once the server listens: encode it once per distinct value.
+        var id = _callerId();
+        var cached = _caller;
+        if (!ReferenceEquals(cached.Id, id))
+        {
+            cached = new EncodedId(id, CallerIds.Encode(id, "caller id"));
+            _caller = cached;
+        }
+
+        return cached.Bytes;
+    }
+
     private void OnCompleted(RequestContext current, ParallelCalls? scope, Metadata? trailers)
     {
-        var instance = trailers?.GetValue(CiceroMetadataKeys.Instance) ?? UnknownInstance;
-        _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, instance);
-        if (trailers?.GetValueBytes(CiceroMetadataKeys.Progress) is not { } bytes || !TrailerCodec.TryDecodeProgress(bytes, out var progress))
+        if (trailers?.GetValueBytes(CiceroMetadataKeys.Result) is not { } bytes
+            || !TrailerCodec.TryDecode(bytes, out var progress, out _, out _, out _, out var instance))
         {
+            _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, UnknownInstance);
             return;
         }
 
+        _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, _instances.Get(instance));
         if (scope is not null && scope.Belongs(current))
         {
             scope.Add(progress);
@@ -160,6 +176,8 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
             current.Progress.AddSequential(progress);
         }
     }
+
+    private sealed record EncodedId(string? Id, byte[] Bytes);
 
     /// <summary>Finishes one call's accounting exactly once, however it ends.</summary>
     private sealed class CallTracker(CiceroClientInterceptor owner, RequestContext current, Func<Metadata> getTrailers)

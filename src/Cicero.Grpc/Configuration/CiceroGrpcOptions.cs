@@ -49,8 +49,12 @@ public sealed class CiceroGrpcOptions
     /// <summary>Gets or sets a value indicating whether requests over the rate wait in the admission queue (bounded) rather than fail at once.</summary>
     public bool QueueForAdmission { get; set; } = true;
 
-    /// <summary>Gets or sets the largest accepted context header, in bytes; larger ones are <c>INVALID_ARGUMENT</c>.</summary>
-    public int MaxContextHeaderBytes { get; set; } = Cicero.Context.RequestContextCodec.MaxEncodedLength;
+    /// <summary>
+    /// Gets or sets the largest accepted context header (context and caller id), in bytes; larger ones are
+    /// <c>INVALID_ARGUMENT</c>.
+    /// </summary>
+    /// <value>450: the longest context (195 bytes) and the longest caller id (255).</value>
+    public int MaxContextHeaderBytes { get; set; } = Context.ContextHeader.MaxLength;
 
     /// <summary>Gets or sets the background-activity signal in [0, 1] sent to C3 clients (e.g. compaction); none by default.</summary>
     public Func<double>? BackgroundActivity { get; set; }

@@ -7,36 +7,51 @@ using Cicero.ReplicaSelection;
 namespace Cicero.Grpc.Context;
 
 /// <summary>
-/// The binary trailers: progress b = (version, service seconds, load) and feedback = (version, queue size, service
-/// seconds, background activity), little-endian doubles. Readers reject other versions and lengths and non-finite or
-/// negative values, so a misbehaving callee cannot poison the caller's model.
+/// The one binary trailer a Cicero server adds to every call it admitted (<see cref="CiceroMetadataKeys.Result"/>):
+/// <c>version:u8 = 1 | b.st:f64 | b.θ:f64 | queue:f64 | serviceSeconds:f64 | background:f64 | instanceLength:u8 |
+/// instance:ASCII</c>, little-endian. One trailer instead of three because every metadata entry costs more to carry
+/// through HttpClient and Kestrel than to compute (docs/performance.md). Readers reject other versions and lengths and
+/// non-finite or negative values, so a misbehaving callee cannot poison the caller's model.
 /// </summary>
 internal static class TrailerCodec
 {
     public const byte Version = 1;
-    public const int ProgressLength = 1 + (2 * sizeof(double));
-    public const int FeedbackLength = 1 + (3 * sizeof(double));
+    public const int FixedLength = 1 + (5 * sizeof(double)) + 1;
+    public const int MaxInstanceLength = byte.MaxValue;
 
-    public static byte[] EncodeProgress(ProgressDelta progress)
+    public static byte[] Encode(ProgressDelta progress, double queueSize, TimeSpan serviceTime, double backgroundActivity, ReadOnlySpan<byte> instance)
     {
-        var bytes = new byte[ProgressLength];
-        bytes[0] = Version;
-        BinaryPrimitives.WriteDoubleLittleEndian(bytes.AsSpan(1), progress.ServiceTime);
-        BinaryPrimitives.WriteDoubleLittleEndian(bytes.AsSpan(9), progress.Load);
+        var bytes = new byte[FixedLength + instance.Length];
+        var span = bytes.AsSpan();
+        span[0] = Version;
+        BinaryPrimitives.WriteDoubleLittleEndian(span[1..], progress.ServiceTime);
+        BinaryPrimitives.WriteDoubleLittleEndian(span[9..], progress.Load);
+        BinaryPrimitives.WriteDoubleLittleEndian(span[17..], queueSize);
+        BinaryPrimitives.WriteDoubleLittleEndian(span[25..], serviceTime.TotalSeconds);
+        BinaryPrimitives.WriteDoubleLittleEndian(span[33..], backgroundActivity);
+        span[41] = (byte)instance.Length;
+        instance.CopyTo(span[FixedLength..]);
         return bytes;
     }
 
-    public static bool TryDecodeProgress(ReadOnlySpan<byte> bytes, out ProgressDelta progress)
+    public static bool TryDecode(ReadOnlySpan<byte> bytes, out ProgressDelta progress, out double queueSize, out double serviceSeconds, out double background, out ReadOnlySpan<byte> instance)
     {
         progress = default;
-        if (bytes.Length != ProgressLength || bytes[0] != Version)
+        queueSize = serviceSeconds = background = 0;
+        instance = default;
+        if (bytes.Length < FixedLength || bytes[0] != Version || bytes.Length != FixedLength + bytes[FixedLength - 1])
         {
             return false;
         }
 
         var serviceTime = BinaryPrimitives.ReadDoubleLittleEndian(bytes[1..]);
         var load = BinaryPrimitives.ReadDoubleLittleEndian(bytes[9..]);
-        if (!IsSane(serviceTime) || !IsSane(load))
+        queueSize = BinaryPrimitives.ReadDoubleLittleEndian(bytes[17..]);
+        serviceSeconds = BinaryPrimitives.ReadDoubleLittleEndian(bytes[25..]);
+        background = BinaryPrimitives.ReadDoubleLittleEndian(bytes[33..]);
+        instance = bytes[FixedLength..];
+        if (!IsSane(serviceTime) || !IsSane(load) || !IsSane(queueSize) || !IsSane(serviceSeconds) || !IsSane(background)
+            || serviceSeconds > TimeSpan.MaxValue.TotalSeconds / 2 || !CallerIds.IsValid(instance))
         {
             return false;
         }
@@ -45,29 +60,14 @@ internal static class TrailerCodec
         return true;
     }
 
-    public static byte[] EncodeFeedback(double queueSize, TimeSpan serviceTime, double backgroundActivity)
-    {
-        var bytes = new byte[FeedbackLength];
-        bytes[0] = Version;
-        BinaryPrimitives.WriteDoubleLittleEndian(bytes.AsSpan(1), queueSize);
-        BinaryPrimitives.WriteDoubleLittleEndian(bytes.AsSpan(9), serviceTime.TotalSeconds);
-        BinaryPrimitives.WriteDoubleLittleEndian(bytes.AsSpan(17), backgroundActivity);
-        return bytes;
-    }
+    public static bool TryDecodeProgress(ReadOnlySpan<byte> bytes, out ProgressDelta progress) =>
+        TryDecode(bytes, out progress, out _, out _, out _, out _);
 
     public static bool TryDecodeFeedback(ReadOnlySpan<byte> bytes, TimeSpan responseTime, bool failed, out ReplicaFeedback feedback)
     {
-        feedback = default;
-        if (bytes.Length != FeedbackLength || bytes[0] != Version)
+        if (!TryDecode(bytes, out _, out var queueSize, out var serviceSeconds, out var background, out _))
         {
-            return false;
-        }
-
-        var queueSize = BinaryPrimitives.ReadDoubleLittleEndian(bytes[1..]);
-        var serviceSeconds = BinaryPrimitives.ReadDoubleLittleEndian(bytes[9..]);
-        var background = BinaryPrimitives.ReadDoubleLittleEndian(bytes[17..]);
-        if (!IsSane(queueSize) || !IsSane(serviceSeconds) || !IsSane(background) || serviceSeconds > TimeSpan.MaxValue.TotalSeconds / 2)
-        {
+            feedback = default;
             return false;
         }
 

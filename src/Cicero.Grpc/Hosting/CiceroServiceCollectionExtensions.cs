@@ -35,8 +35,13 @@ public static class CiceroServiceCollectionExtensions
         services.TryAddSingleton<CiceroDownstreams>();
         services.TryAddSingleton<RateExchangeService>();
         services.TryAddSingleton(_ => new Telemetry.WorkflowTagLimiter());
-        services.TryAddSingleton<CiceroServerInterceptor>();
-        services.AddSingleton<ServerInterceptor>(sp => sp.GetRequiredService<CiceroServerInterceptor>());
+        // A second AddCicero (a library and the app both calling it) configures the same options; it must not put
+        // the interceptor into the pipeline twice, which would admit and count every call twice.
+        if (!services.Any(d => d.ServiceType == typeof(CiceroServerInterceptor)))
+        {
+            services.AddSingleton<CiceroServerInterceptor>();
+            services.AddSingleton<ServerInterceptor>(sp => sp.GetRequiredService<CiceroServerInterceptor>());
+        }
         services.AddHostedService<CiceroHostedService>();
         return new CiceroBuilder(services);
     }

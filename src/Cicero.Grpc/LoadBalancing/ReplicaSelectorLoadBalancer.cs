@@ -52,7 +52,7 @@ internal sealed class ReplicaSelectorLoadBalancer : LoadBalancer
         var code = completion.Status.Code;
         var unreachable = code == StatusCode.Unavailable && completion.Trailers is null;
         var failed = unreachable || (code is StatusCode.Cancelled or StatusCode.DeadlineExceeded && completion.Trailers is null);
-        var feedbackBytes = completion.Trailers?.GetValueBytes(CiceroMetadataKeys.Feedback);
+        var feedbackBytes = completion.Trailers?.GetValueBytes(CiceroMetadataKeys.Result);
         ReplicaFeedback feedback;
         if (failed || feedbackBytes is null || !TrailerCodec.TryDecodeFeedback(feedbackBytes, completion.ResponseTime, failed: false, out feedback))
         {

@@ -1,29 +1,69 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Buffers;
+
 namespace Cicero.Grpc.Protocol;
 
 /// <summary>Binary header values: base64, sent without padding and accepted with or without it.</summary>
 internal static class Base64Metadata
 {
-    public static string Encode(byte[] value) => Convert.ToBase64String(value).TrimEnd('=');
+    // Above this, buffers come from the pool rather than the stack.
+    private const int StackLimit = 512;
 
-    public static bool TryDecode(string value, out byte[] bytes)
+    public static string Encode(byte[] value)
+    {
+        var length = ((value.Length + 2) / 3) * 4;
+        char[]? rented = null;
+        var chars = length <= StackLimit ? stackalloc char[length] : (rented = ArrayPool<char>.Shared.Rent(length));
+        try
+        {
+            Convert.TryToBase64Chars(value, chars, out var written);
+            var unpadded = chars[..written].TrimEnd('=');
+            return new string(unpadded);
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<char>.Shared.Return(rented);
+            }
+        }
+    }
+
+    public static bool TryDecode(string value, out byte[] bytes) => TryDecode(value.AsSpan(), out bytes);
+
+    public static bool TryDecode(ReadOnlySpan<char> value, out byte[] bytes)
     {
         bytes = [];
-        var padding = (4 - (value.Length % 4)) % 4;
-        if (padding == 3)
+        var trimmed = value.TrimEnd('=');
+        if (value.Length - trimmed.Length > 2 || trimmed.Length % 4 == 1)
         {
             return false;
         }
 
-        var padded = padding == 0 ? value : value + new string('=', padding);
-        var buffer = new byte[(padded.Length / 4) * 3];
-        if (!Convert.TryFromBase64String(padded, buffer, out var written))
+        // Decode with the padding restored, in a stack or pooled buffer, into an array of exactly the decoded size.
+        var padded = (trimmed.Length + 3) / 4 * 4;
+        char[]? rented = null;
+        var chars = padded <= StackLimit ? stackalloc char[padded] : (rented = ArrayPool<char>.Shared.Rent(padded));
+        try
         {
-            return false;
-        }
+            trimmed.CopyTo(chars);
+            chars[trimmed.Length..padded].Fill('=');
+            var decoded = new byte[(trimmed.Length * 3) / 4];
+            if (!Convert.TryFromBase64Chars(chars[..padded], decoded, out var written) || written != decoded.Length)
+            {
+                return false;
+            }
 
-        bytes = written == buffer.Length ? buffer : buffer.AsSpan(0, written).ToArray();
-        return true;
+            bytes = decoded;
+            return true;
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<char>.Shared.Return(rented);
+            }
+        }
     }
 }

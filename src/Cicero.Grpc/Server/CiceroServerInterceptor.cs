@@ -15,7 +15,7 @@ namespace Cicero.Grpc.Server;
 /// Cicero's server side, for all four call kinds: reads or starts the request context, admits or rejects
 /// (<see cref="StatusCode.ResourceExhausted"/> with the reason in <see cref="CiceroMetadataKeys.DropReason"/>, before any
 /// work), makes the context ambient (<see cref="CiceroContext.Current"/>), and on completion writes the progress
-/// counters b, the replica-selection feedback and the instance id into the trailers.
+/// counters b, the replica-selection feedback and the instance id into one trailer (<see cref="CiceroMetadataKeys.Result"/>).
 /// </summary>
 public sealed class CiceroServerInterceptor : ServerInterceptor
 {
@@ -23,6 +23,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     private readonly CiceroGrpcOptions _options;
     private readonly CiceroInstance _instance;
     private readonly WorkflowTagLimiter _tags;
+    private readonly CallerIds _callers = new();
+    private byte[]? _instanceBytes;
     private long _inFlight;
 
     /// <summary>Creates the interceptor.</summary>
@@ -150,6 +152,7 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         var trusted = !_options.IsEntryPoint || _options.TrustIncomingContext || (_options.IsTrustedCaller?.Invoke(context) ?? false);
         RequestContext? request = null;
+        string? caller = null;
         var header = context.RequestHeaders.Get(CiceroMetadataKeys.Context);
         if (header is not null)
         {
@@ -167,9 +170,20 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             // An untrusted caller's context is not even decoded: its workflow must not enter the registry.
             if (trusted)
             {
-                if (!_runtime.Codec.TryRead(bytes, out request, out var error))
+                ContextHeader.Split(bytes, out var contextBytes, out var callerBytes);
+                if (!_runtime.Codec.TryRead(contextBytes, out request, out var error))
                 {
                     throw Invalid($"Header '{CiceroMetadataKeys.Context}' is malformed: {error}");
+                }
+
+                if (!callerBytes.IsEmpty)
+                {
+                    if (!CallerIds.IsValid(callerBytes))
+                    {
+                        throw Invalid($"Header '{CiceroMetadataKeys.Context}' is malformed: the caller id after the context must be 1-{CallerIds.MaxLength} printable ASCII characters without spaces.");
+                    }
+
+                    caller = _callers.Get(callerBytes);
                 }
             }
         }
@@ -191,7 +205,6 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         }
 
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
-        var caller = trusted ? context.RequestHeaders.GetValue(CiceroMetadataKeys.Caller) : null;
         var result = _options.QueueForAdmission
             ? await _runtime.Admission.AdmitAsync(request, caller, context.CancellationToken).ConfigureAwait(false)
             : _runtime.Admission.TryAdmit(request, caller);
@@ -209,10 +222,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         var othersInFlight = Interlocked.Decrement(ref _inFlight);
         var serviceTime = _runtime.TimeProvider.GetElapsedTime(call.AdmittedAt);
-        var trailers = context.ResponseTrailers;
-        trailers.Add(CiceroMetadataKeys.Progress, TrailerCodec.EncodeProgress(call.Request.Progress.Current));
-        trailers.Add(CiceroMetadataKeys.Feedback, TrailerCodec.EncodeFeedback(othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0));
-        trailers.Add(CiceroMetadataKeys.Instance, _instance.Id);
+        _instanceBytes ??= CallerIds.Encode(_instance.Id, "instance id");
+        context.ResponseTrailers.AddRaw(new MetadataEntry(
+            CiceroMetadataKeys.Result,
+            TrailerCodec.Encode(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, _instanceBytes)));
         _runtime.CompleteRequest(call.Request, call.AdmittedAt, call.IsEntry);
     }
 

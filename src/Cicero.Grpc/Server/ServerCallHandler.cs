@@ -212,8 +212,17 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
             }
 
             // One HTTP/2 header may carry several base64 values joined by commas.
-            foreach (var part in value.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
+            var rest = value.AsSpan();
+            while (!rest.IsEmpty)
             {
+                var comma = rest.IndexOf(',');
+                var part = (comma < 0 ? rest : rest[..comma]).Trim();
+                rest = comma < 0 ? default : rest[(comma + 1)..];
+                if (part.IsEmpty)
+                {
+                    continue;
+                }
+
                 if (!Base64Metadata.TryDecode(part, out var bytes))
                 {
                     throw new RpcException(new RpcStatus(StatusCode.InvalidArgument, $"Header '{key}' is not valid base64."));

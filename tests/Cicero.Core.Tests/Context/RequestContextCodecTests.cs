@@ -11,6 +11,43 @@ public class RequestContextCodecTests
 {
     private readonly VirtualTimeProvider _clock = new();
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void WriteDownstream_WritesWhatForDownstreamCallWould(bool withProgress)
+    {
+        var context = RequestContext.Create(
+            "tenant-7", _clock.GetTimestamp(), TimeSpan.FromSeconds(3), new ProgressDelta(0.2, 2), ProgressDelta.Zero, new ProgressDelta(1, 4));
+        if (withProgress)
+        {
+            context.Progress.AddLocalWork(0.05, 1);
+        }
+
+        _clock.Advance(TimeSpan.FromMilliseconds(40));
+        var codec = new RequestContextCodec(_clock);
+        var expected = codec.Encode(context.ForDownstreamCall());
+        var actual = new byte[RequestContextCodec.GetDownstreamEncodedLength(context)];
+
+        var written = codec.WriteDownstream(context, actual);
+
+        Assert.Equal(expected.Length, written);
+        Assert.Equal(expected, actual);
+    }
+
+    [Fact]
+    public void TryGetEncodedLength_ReadsTheLengthFromTheHeader_OrRefusesAMalformedOne()
+    {
+        var codec = new RequestContextCodec(_clock);
+        var bytes = codec.Encode(RequestContext.Create("tenant-7", _clock.GetTimestamp(), TimeSpan.FromSeconds(3), new ProgressDelta(0.2, 2), ProgressDelta.Zero, default));
+
+        Assert.True(RequestContextCodec.TryGetEncodedLength([.. bytes, 0x61, 0x62], out var length));
+        Assert.Equal(bytes.Length, length);
+        Assert.False(RequestContextCodec.TryGetEncodedLength(bytes.AsSpan(0, 2), out _));
+        Assert.False(RequestContextCodec.TryGetEncodedLength([2, 0, 1], out _));
+        Assert.False(RequestContextCodec.TryGetEncodedLength([1, 0x80, 1], out _));
+        Assert.False(RequestContextCodec.TryGetEncodedLength([1, 0, 0], out _));
+    }
+
     [Fact]
     public void WriteThenTryRead_FullContext_RoundTripsEveryField()
     {

@@ -98,6 +98,44 @@ public sealed class AdmissionAndTrustTests
         Assert.Equal(TimeSpan.FromMinutes(10), seen[1].Deadline);
     }
 
+    [Fact]
+    public async Task Caller_id_travels_after_the_context_and_reaches_the_callee_model_and_a_bad_one_is_invalid_argument()
+    {
+        var handled = 0;
+        await using var host = await StartAsync(isEntryPoint: false, _ => Interlocked.Increment(ref handled));
+        using var channel = RpcChannel.ForAddress(host.Address);
+        using var clientRuntime = new CiceroRuntime();
+        foreach (var callerId in new[] { "upstream-7", "upstream-8", "upstream-7" })
+        {
+            var client = channel.CreateCallInvoker().Intercept(new CiceroClientInterceptor(clientRuntime, "svc", callerId));
+            using (CiceroContext.Use(clientRuntime.StartRequest(Tenant)))
+            {
+                await client.AsyncUnaryCall(Work, default, "x");
+            }
+        }
+
+        // Two distinct ids arrived with the contexts; without them the callee would know no caller at all (count 1).
+        var runtime = host.Services.GetRequiredService<CiceroRuntime>();
+        Assert.Equal(2, runtime.Model.Get(runtime.Registry.Resolve(Tenant)).CallerCount);
+
+        var context = new RequestContextCodec(TimeProvider.System).Encode(RequestContext.Start(Tenant, TimeProvider.System));
+        var spaced = new Metadata().Add(CiceroMetadataKeys.Context, [.. context, .. "bad caller"u8]);
+        var error = await Assert.ThrowsAsync<RpcException>(async () => await channel.CreateCallInvoker().AsyncUnaryCall(Work, new CallOptions(spaced), "x"));
+        Assert.Equal(StatusCode.InvalidArgument, error.StatusCode);
+        Assert.Contains("caller id", error.Status.Detail, StringComparison.Ordinal);
+        Assert.Equal(3, handled);
+    }
+
+    [Fact]
+    public void Client_interceptor_refuses_a_caller_id_that_cannot_travel()
+    {
+        using var runtime = new CiceroRuntime();
+
+        var error = Assert.Throws<ArgumentException>(() => new CiceroClientInterceptor(runtime, "svc", "has space"));
+
+        Assert.Contains("printable ASCII", error.Message, StringComparison.Ordinal);
+    }
+
     private static Metadata Forge()
     {
         var codec = new RequestContextCodec(TimeProvider.System);

@@ -66,7 +66,7 @@ public sealed class ProgressPropagationTests
 
         // Leaves: b = (0.004, 1), (0.006, 1), (0.008, 1). Middle: (0.002, 1) + join = (0.002 + 0.018 / 3, 1 + 3) = (0.008, 4).
         // Entry: (0.001, 1) + middle = (0.009, 5).
-        Assert.True(TrailerCodec.TryDecodeProgress(call.GetTrailers().GetValueBytes(CiceroMetadataKeys.Progress), out var total));
+        Assert.True(CiceroTrailers.TryReadProgress(call.GetTrailers(), out var total));
         Assert.Equal(0.009, total.ServiceTime, 12);
         Assert.Equal(5, total.Load, 12);
 

@@ -54,7 +54,7 @@ public sealed class StreamingAndTelemetryTests
         }
 
         Assert.Equal(["streamer", "x"], received);
-        Assert.True(TrailerCodec.TryDecodeProgress(serverStreaming.GetTrailers().GetValueBytes(CiceroMetadataKeys.Progress), out var progress));
+        Assert.True(CiceroTrailers.TryReadProgress(serverStreaming.GetTrailers(), out var progress));
         Assert.Equal(new ProgressDelta(0.5, 2), progress);
 
         using var duplex = client.AsyncDuplexStreamingCall(TestMethods.Duplex(), default);
@@ -67,9 +67,11 @@ public sealed class StreamingAndTelemetryTests
 
         await duplex.RequestStream.CompleteAsync();
         Assert.False(await duplex.ResponseStream.MoveNext());
-        Assert.True(TrailerCodec.TryDecodeProgress(duplex.GetTrailers().GetValueBytes(CiceroMetadataKeys.Progress), out var duplexProgress));
+        Assert.True(CiceroTrailers.TryReadProgress(duplex.GetTrailers(), out var duplexProgress));
         Assert.Equal(new ProgressDelta(1.0, 4), duplexProgress);
-        Assert.NotNull(duplex.GetTrailers().GetValueBytes(CiceroMetadataKeys.Feedback));
+        Assert.True(CiceroTrailers.TryRead(duplex.GetTrailers(), out var result));
+        Assert.Equal(duplexProgress, result.Progress);
+        Assert.False(string.IsNullOrEmpty(result.Instance));
     }
 
     [Fact]

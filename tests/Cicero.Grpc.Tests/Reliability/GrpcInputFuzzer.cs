@@ -127,11 +127,6 @@ internal sealed class GrpcInputFuzzer
             headers.Add(new(CiceroMetadataKeys.Context, ContextHeader()));
         }
 
-        if (_random.Next(100) < 40)
-        {
-            headers.Add(new(CiceroMetadataKeys.Caller, Text(_random.Next(10) == 0 ? 1000 : 40, asciiOnly: _random.Next(4) != 0)));
-        }
-
         if (_random.Next(100) < 60)
         {
             headers.Add(new(GrpcProtocol.TimeoutHeader, Timeout()));
@@ -157,9 +152,14 @@ internal sealed class GrpcInputFuzzer
         }
     }
 
+    /// <summary>A caller id after the context, as clients send it: often none, sometimes too long or not ASCII.</summary>
+    private byte[] WithCaller(byte[] context) => _random.Next(100) < 60
+        ? context
+        : [.. context, .. System.Text.Encoding.UTF8.GetBytes(Text(_random.Next(10) == 0 ? 1000 : 40, asciiOnly: _random.Next(4) != 0))];
+
     private string ContextHeader() => _random.Next(10) switch
     {
-        0 or 1 => Base64Value(ValidContext()),
+        0 or 1 => Base64Value(WithCaller(ValidContext())),
         2 => Convert.ToBase64String(ValidContext()),
         3 or 4 => Base64Value(Mutate(ValidContext())),
         5 => Base64Value(Resize(ValidContext())),

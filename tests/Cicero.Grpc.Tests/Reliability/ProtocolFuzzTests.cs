@@ -26,13 +26,13 @@ public sealed class ProtocolFuzzTests(ITestOutputHelper output)
     {
         var random = new Random(ReliabilitySettings.FuzzSeed);
         var report = new FuzzReport();
-        var progress = TrailerCodec.EncodeProgress(new ProgressDelta(0.25, 3));
-        var feedback = TrailerCodec.EncodeFeedback(4, TimeSpan.FromMilliseconds(12), 0.5);
+        var progress = TrailerCodec.Encode(new ProgressDelta(0.25, 3), 0, TimeSpan.Zero, 0, "a"u8);
+        var feedback = TrailerCodec.Encode(default, 4, TimeSpan.FromMilliseconds(12), 0.5, "http://127.0.0.1:5001"u8);
         for (var i = ReliabilitySettings.FuzzIterations(ciDefault: 50_000); i > 0; i--)
         {
             var source = random.Next(3) switch
             {
-                0 => Bytes(random, random.Next(40)),
+                0 => Bytes(random, random.Next(80)),
                 1 => Mutate(random, progress),
                 _ => Mutate(random, feedback),
             };

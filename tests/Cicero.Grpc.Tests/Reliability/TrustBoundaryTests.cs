@@ -108,8 +108,7 @@ public sealed class TrustBoundaryTests
         request.Headers.Add(new(GrpcProtocol.TimeoutHeader, "10S"));
         if (forge)
         {
-            request.Headers.Add(new(CiceroMetadataKeys.Context, Base64Metadata.Encode(ForgedContext())));
-            request.Headers.Add(new(CiceroMetadataKeys.Caller, "http://trusted-upstream:443"));
+            request.Headers.Add(new(CiceroMetadataKeys.Context, Base64Metadata.Encode([.. ForgedContext(), .. "http://trusted-upstream:443"u8])));
         }
 
         return request;
