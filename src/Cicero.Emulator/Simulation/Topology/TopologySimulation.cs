@@ -72,7 +72,8 @@ public sealed partial class TopologySimulation
         var errors = ScenarioLoader.Validate(scenario, Catalog).ToList();
         if (replay is not null)
         {
-            errors.RemoveAll(e => e.Path == "workloads");
+            // A replay brings its own requests and runs the configuration given; the scenario may list neither.
+            errors.RemoveAll(e => e.Path is "workloads" or "configurations");
         }
 
         errors.AddRange(new ScenarioValidator(Catalog).ValidateConfiguration(configuration, "configuration", scenario));
