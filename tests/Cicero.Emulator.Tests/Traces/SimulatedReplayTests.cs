@@ -73,7 +73,7 @@ public sealed class SimulatedReplayTests
         var latencies = new double[2];
         var options = new SimulatedReplayOptions { DeadlineMs = r => r.Sequence == 0 ? 10 : 1000 };
 
-        var result = SimulatedReplay.RunCore(plan, Baseline, options, catalog: null, isolationGapSeconds: 0, (sequence, ok, ms) => latencies[sequence] = ok ? ms : -1);
+        var result = SimulatedReplay.RunCore(plan, Baseline, options, catalog: null, isolationGapSeconds: 0, (request, ok, ms) => latencies[request.Trace!.Value.Sequence] = ok ? ms : -1);
 
         var workflow = result["t.get"];
         Assert.Equal(2, workflow.Completed);

@@ -343,6 +343,11 @@ internal sealed class EntryFrame(SimInstance instance, SimRequest request) : IHa
         var workflow = request.Workflow;
         var deadline = request.DeadlineMs ?? workflow.DeadlineMs ?? instance.Simulation.DefaultDeadlineMs;
         var context = instance.StartRequest(workflow.Id, deadline is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
+        if (request.Estimate is { } estimate)
+        {
+            context = context.WithEstimatedTotal(estimate);
+        }
+
         request.Context = context;
         var admit = instance.Admission.AdmitAsync(context);
         if (admit.IsCompleted)

@@ -32,6 +32,15 @@ internal sealed class SimRequest(TopologySimulation simulation, long id, Workflo
     /// <summary>Gets the request's own deadline, ms, if any; it wins over the workflow's and the configuration's.</summary>
     public double? DeadlineMs { get; init; }
 
+    /// <summary>
+    /// Gets a value indicating whether the deadline only guides scheduling and admission: calls do not time out when it
+    /// passes (the RPC timeout still applies), so a late request completes late rather than failing.
+    /// </summary>
+    public bool SoftDeadline { get; init; }
+
+    /// <summary>Gets the request's own end-to-end estimate (service time and load), if any; it replaces the workflow's learned one.</summary>
+    public ProgressDelta? Estimate { get; init; }
+
     /// <summary>Gets the closed-loop replay client that sent the request, or -1.</summary>
     public int ReplayClient { get; init; } = -1;
 

@@ -70,9 +70,9 @@ public sealed partial class TopologySimulation
 
     private void ReplayDone(SimRequest request, Outcome outcome)
     {
-        if (request.Trace is { } trace)
+        if (request.Trace is not null)
         {
-            _replay!.Observer?.Invoke(trace.Sequence, outcome.IsOk, (Now - request.ArrivedAt) / (double)TimeSpan.TicksPerMillisecond);
+            _replay!.Observer?.Invoke(request, outcome.IsOk, (Now - request.ArrivedAt) / (double)TimeSpan.TicksPerMillisecond);
         }
 
         if (request.ReplayClient >= 0)
@@ -96,6 +96,8 @@ public sealed partial class TopologySimulation
             Trace = trace,
             DeadlineMs = _replay!.DeadlineMs?.Invoke(trace),
             ReplayClient = client,
+            SoftDeadline = _replay.SoftDeadlines,
+            Estimate = _replay.Estimate?.Invoke(trace),
         };
         _inFlight++;
         _metrics.Offered(request, Second(now));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Context;
 using Cicero.Emulator.Traces.Replay;
 
 namespace Cicero.Emulator.Simulation.Topology;
@@ -38,8 +39,14 @@ internal sealed class TraceReplayDriver : IDisposable
 
     public Func<TraceReplayRequest, double?>? DeadlineMs { get; }
 
-    /// <summary>Gets or sets an observer told of every request's outcome: sequence, completed, latency in ms.</summary>
-    public Action<long, bool, double>? Observer { get; set; }
+    /// <summary>Gets or sets a value indicating whether request deadlines are soft (see <see cref="SimRequest.SoftDeadline"/>).</summary>
+    public bool SoftDeadlines { get; set; }
+
+    /// <summary>Gets or sets an observer told of every request's outcome: the request, completed, latency in ms.</summary>
+    public Action<SimRequest, bool, double>? Observer { get; set; }
+
+    /// <summary>Gets or sets each request's own end-to-end estimate, if any.</summary>
+    public Func<TraceReplayRequest, ProgressDelta?>? Estimate { get; set; }
 
     /// <summary>Gets a value indicating whether every request has been offered.</summary>
     public bool Exhausted => !_hasNext;

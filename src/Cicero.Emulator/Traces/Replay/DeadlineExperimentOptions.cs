@@ -32,6 +32,14 @@ public sealed class DeadlineExperimentOptions
     /// </summary>
     public IList<ConfigurationSpec>? Configurations { get; set; }
 
+    /// <summary>
+    /// Gets or sets a value indicating whether each request carries its own end-to-end estimate (the service time and
+    /// load it accrued in isolation), standing in for an estimate from the request's size. When false, LSTF uses the
+    /// per-workflow estimate Cicero learns, the average of requests that may differ in size by orders of magnitude.
+    /// </summary>
+    /// <value><see langword="true"/>.</value>
+    public bool RequestEstimates { get; set; } = true;
+
     /// <summary>Gets or sets the seed of every run; the plan scenario's seed when null.</summary>
     public int? Seed { get; set; }
 

@@ -39,7 +39,7 @@ public static class SimulatedReplay
         SimulatedReplayOptions options,
         PolicyCatalog? catalog,
         double isolationGapSeconds,
-        Action<long, bool, double>? observer)
+        Action<SimRequest, bool, double>? observer)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(configuration);
@@ -59,6 +59,8 @@ public static class SimulatedReplay
         using var driver = new TraceReplayDriver(plan, options.ClosedLoopClients, options.SpeedUp, isolationGapSeconds, options.DeadlineMs)
         {
             Observer = observer,
+            SoftDeadlines = options.SoftDeadlines,
+            Estimate = options.EstimatedTotal,
         };
         return new TopologySimulation(scenario, configuration, catalog, driver).Run();
     }

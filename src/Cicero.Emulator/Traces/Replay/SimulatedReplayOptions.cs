@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Context;
+
 namespace Cicero.Emulator.Traces.Replay;
 
 /// <summary>Options of <see cref="SimulatedReplay.Run"/>.</summary>
@@ -26,6 +28,22 @@ public sealed class SimulatedReplayOptions
     /// over the workflow's and the configuration's.
     /// </summary>
     public Func<TraceReplayRequest, double?>? DeadlineMs { get; set; }
+
+    /// <summary>
+    /// Gets or sets a value indicating whether the requests' deadlines are soft: they guide scheduling (EDF, LSTF) and
+    /// admission (deadline-feasibility drops), but calls do not time out when a deadline passes, so a late request
+    /// completes late (LND above 1) rather than failing. When false, as in scenario runs, every call's timeout is cut to
+    /// the deadline's remaining time.
+    /// </summary>
+    /// <value><see langword="false"/>.</value>
+    public bool SoftDeadlines { get; set; }
+
+    /// <summary>
+    /// Gets or sets each request's own end-to-end estimate (total service time in seconds and load, as Cicero's progress
+    /// metrics count them), or null for none. It replaces the workflow's learned estimate for that request, which LSTF
+    /// uses for the remaining service time; without it every request of a workflow gets the workflow's average.
+    /// </summary>
+    public Func<TraceReplayRequest, ProgressDelta?>? EstimatedTotal { get; set; }
 
     /// <summary>Gets or sets the seed of the run (routing, entry instances); the plan scenario's seed when null.</summary>
     public int? Seed { get; set; }
