@@ -76,6 +76,10 @@ public sealed class RequestContextCodec
     /// <param name="destination">At least <see cref="GetEncodedLength"/> bytes.</param>
     /// <returns>The number of bytes written.</returns>
     /// <exception cref="ArgumentException"><paramref name="destination"/> is too small.</exception>
+    /// <remarks>
+    /// Values past the limits readers enforce (<see cref="RequestContextCodecOptions"/>) are written as those limits,
+    /// so a reader with the same options always accepts what this method writes.
+    /// </remarks>
     public int Write(RequestContext context, Span<byte> destination)
     {
         var length = GetEncodedLength(context);
@@ -100,11 +104,14 @@ public sealed class RequestContextCodec
             destination[offset++] = (byte)workflow[i];
         }
 
-        var elapsed = Math.Max(0, _timeProvider.GetElapsedTime(context.StartTimestamp).Ticks);
+        // Write only what readers accept: a deadline or elapsed time past MaxDuration (a client's grpc-timeout of days)
+        // is written as MaxDuration, and counters past MaxProgressValue as that value, instead of a value every
+        // downstream service would refuse as malformed.
+        var elapsed = Math.Clamp(_timeProvider.GetElapsedTime(context.StartTimestamp).Ticks, 0, _maxDurationTicks);
         offset = WriteInt64(destination, offset, elapsed);
         if (context.Deadline is { } deadline)
         {
-            offset = WriteInt64(destination, offset, deadline.Ticks);
+            offset = WriteInt64(destination, offset, Math.Min(deadline.Ticks, _maxDurationTicks));
         }
 
         if ((flags & BeforeArrivalFlag) != 0)
@@ -289,10 +296,10 @@ public sealed class RequestContextCodec
         return offset + sizeof(long);
     }
 
-    private static int WritePair(Span<byte> destination, int offset, ProgressDelta value)
+    private int WritePair(Span<byte> destination, int offset, ProgressDelta value)
     {
-        BinaryPrimitives.WriteDoubleLittleEndian(destination[offset..], value.ServiceTime);
-        BinaryPrimitives.WriteDoubleLittleEndian(destination[(offset + sizeof(double))..], value.Load);
+        BinaryPrimitives.WriteDoubleLittleEndian(destination[offset..], Math.Min(value.ServiceTime, _maxCounter));
+        BinaryPrimitives.WriteDoubleLittleEndian(destination[(offset + sizeof(double))..], Math.Min(value.Load, _maxCounter));
         return offset + (2 * sizeof(double));
     }
 }

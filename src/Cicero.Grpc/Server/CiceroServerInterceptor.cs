@@ -180,7 +180,14 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             var workflow = _options.Classifier.Classify(context);
             var deadline = _options.DeadlineSelector?.Invoke(context, workflow)
                 ?? (context.Deadline is { } d ? d - _runtime.TimeProvider.GetUtcNow() : _options.DefaultDeadline);
-            request = _runtime.StartRequest(workflow, deadline is { } δ && δ < TimeSpan.Zero ? TimeSpan.Zero : deadline);
+            if (deadline <= TimeSpan.Zero)
+            {
+                // The caller's deadline passed before admission (a timeout of a few nanoseconds, or time spent in the
+                // transport): nothing can finish in time, and a context cannot carry a δ that is not positive.
+                throw new RpcException(new RpcStatus(StatusCode.DeadlineExceeded, "The call's deadline passed before it was admitted."));
+            }
+
+            request = _runtime.StartRequest(workflow, deadline);
         }
 
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);

@@ -9,6 +9,10 @@ namespace Cicero.Grpc.Server;
 /// <summary>Serves one method over HTTP/2: parses the call, runs the interceptors and handler, writes the status.</summary>
 internal sealed class ServerCallHandler<TRequest, TResponse>
 {
+    // grpc-timeout allows up to 99,999,999 hours, past both the longest timer (uint.MaxValue - 1 ms, about 49.7 days)
+    // and DateTimeOffset's range; a longer timeout is as good as none, so it is capped rather than refused.
+    private static readonly TimeSpan MaxTimeout = TimeSpan.FromMilliseconds(uint.MaxValue - 1);
+
     private readonly Method<TRequest, TResponse> _method;
     private readonly GrpcServerOptions _options;
     private readonly TimeProvider _timeProvider;
@@ -98,8 +102,9 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
             var headers = ReadHeaders(http.Request.Headers, out var timeout);
             DateTimeOffset? deadline = null;
             var token = http.RequestAborted;
-            if (timeout is { } t)
+            if (timeout is { } requested)
             {
+                var t = requested > MaxTimeout ? MaxTimeout : requested;
                 deadline = _timeProvider.GetUtcNow() + t;
                 deadlineSource = CancellationTokenSource.CreateLinkedTokenSource(http.RequestAborted);
                 deadlineSource.CancelAfter(t);
