@@ -268,7 +268,8 @@ internal sealed class UseFrame(Handler handler, UseStep step, IStepParent parent
             return;
         }
 
-        Acquire(handler.Instance.Resources[step.Resource], handler.Context, step.ServiceTime.MeanSeconds);
+        var traced = TracedTicks();
+        Acquire(handler.Instance.Resources[step.Resource], handler.Context, traced > 0 ? (double)traced / TimeSpan.TicksPerSecond : step.ServiceTime.MeanSeconds);
     }
 
     protected override void OnLease(SubtaskLease lease)
@@ -288,7 +289,8 @@ internal sealed class UseFrame(Handler handler, UseStep step, IStepParent parent
     {
         var simulation = handler.Instance.Simulation;
         _acquiredAt = simulation.Now;
-        var ticks = simulation.SampleTicks(step.ServiceTime);
+        var traced = TracedTicks();
+        var ticks = traced > 0 ? traced : simulation.SampleTicks(step.ServiceTime);
         var factor = handler.Instance.ServiceTimeFactor;
         if (factor != 1)
         {
@@ -296,6 +298,27 @@ internal sealed class UseFrame(Handler handler, UseStep step, IStepParent parent
         }
 
         simulation.Clock.ScheduleAt(_acquiredAt + ticks, OnRelease, this);
+    }
+
+    /// <summary>
+    /// A replayed trace request's own service time for this stage (Auth <c>cpu</c>, PS <c>compute</c>, BS <c>disk</c>),
+    /// in ticks, or 0 to sample the plan's distribution.
+    /// </summary>
+    private long TracedTicks()
+    {
+        if (handler.Request.Trace is not { } trace)
+        {
+            return 0;
+        }
+
+        var ms = handler.Instance.Service.Resources[step.Resource].Name switch
+        {
+            "cpu" => trace.Costs.AuthMs,
+            "compute" => trace.Costs.PsMs,
+            "disk" => trace.Costs.BsMs,
+            _ => 0,
+        };
+        return ms > 0 ? Math.Max(1, (long)Math.Round(ms * TimeSpan.TicksPerMillisecond)) : 0;
     }
 
     private void Release()
@@ -318,8 +341,13 @@ internal sealed class EntryFrame(SimInstance instance, SimRequest request) : IHa
     public void Start()
     {
         var workflow = request.Workflow;
-        var deadline = workflow.DeadlineMs ?? instance.Simulation.DefaultDeadlineMs;
+        var deadline = request.DeadlineMs ?? workflow.DeadlineMs ?? instance.Simulation.DefaultDeadlineMs;
         var context = instance.StartRequest(workflow.Id, deadline is { } ms ? TimeSpan.FromMilliseconds(ms) : null);
+        if (request.Estimate is { } estimate)
+        {
+            context = context.WithEstimatedTotal(estimate);
+        }
+
         request.Context = context;
         var admit = instance.Admission.AdmitAsync(context);
         if (admit.IsCompleted)

@@ -38,8 +38,20 @@ internal sealed class CallStep(ServiceDef target, RouteDef? route, int count, st
 
     public override void Start(Handler handler, IStepParent parent)
     {
+        var count = Count;
+        if (handler.Request.Trace is { } trace && Target.Name == DefaultTopology.BlockService)
+        {
+            // A replayed trace request calls the block servers as many times as it did.
+            count = trace.Costs.FanOut;
+            if (count == 0)
+            {
+                parent.OnStepDone(Outcome.Ok);
+                return;
+            }
+        }
+
         var copies = ToAllReplicas ? Route!.Replication : 1;
-        var calls = Count * copies;
+        var calls = count * copies;
         if (calls == 1)
         {
             new RpcFrame(handler, this, parent, -1).Start();
@@ -47,7 +59,7 @@ internal sealed class CallStep(ServiceDef target, RouteDef? route, int count, st
         }
 
         var join = new Join(parent, calls);
-        for (var c = 0; c < Count; c++)
+        for (var c = 0; c < count; c++)
         {
             if (!ToAllReplicas)
             {

@@ -112,7 +112,7 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         // A call to the caller's own process does not cross the network (a local read in a ring).
         _hopTicks = ReferenceEquals(_target, _caller.Instance) ? 0 : _simulation.NetworkTicks;
         var timeout = _simulation.RpcTimeoutTicks;
-        if (_caller.Context.Deadline is { } deadline)
+        if (_caller.Context.Deadline is { } deadline && !_caller.Request.SoftDeadline)
         {
             var left = deadline.Ticks - (_simulation.Now - _caller.Context.StartTimestamp);
             timeout = Math.Clamp(left, 0, timeout);

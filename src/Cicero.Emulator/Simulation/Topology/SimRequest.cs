@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
+using Cicero.Emulator.Traces.Replay;
 
 namespace Cicero.Emulator.Simulation.Topology;
 
@@ -24,6 +25,24 @@ internal sealed class SimRequest(TopologySimulation simulation, long id, Workflo
     public ClosedLoopClient? Client { get; } = client;
 
     public RequestContext? Context { get; set; }
+
+    /// <summary>Gets the trace request this replays, if any: its sequence, fan-out and service times override the plan's.</summary>
+    public TraceReplayRequest? Trace { get; init; }
+
+    /// <summary>Gets the request's own deadline, ms, if any; it wins over the workflow's and the configuration's.</summary>
+    public double? DeadlineMs { get; init; }
+
+    /// <summary>
+    /// Gets a value indicating whether the deadline only guides scheduling and admission: calls do not time out when it
+    /// passes (the RPC timeout still applies), so a late request completes late rather than failing.
+    /// </summary>
+    public bool SoftDeadline { get; init; }
+
+    /// <summary>Gets the request's own end-to-end estimate (service time and load), if any; it replaces the workflow's learned one.</summary>
+    public ProgressDelta? Estimate { get; init; }
+
+    /// <summary>Gets the closed-loop replay client that sent the request, or -1.</summary>
+    public int ReplayClient { get; init; } = -1;
 
     /// <summary>Gets or sets a value indicating whether the request has its outcome; a second outcome is ignored.</summary>
     public bool Finished { get; set; }

@@ -47,6 +47,7 @@ public sealed partial class TopologySimulation
     private readonly List<SimInstance> _cakeInstances = [];
     private readonly long _durationTicks;
     private readonly long _controlIntervalTicks;
+    private readonly TraceReplayDriver? _replay;
     private long _nextRequestId;
     private long _inFlight;
     private bool _ran;
@@ -57,11 +58,24 @@ public sealed partial class TopologySimulation
     /// <param name="catalog">The policies names resolve against; <see cref="PolicyCatalog.Default"/> when <see langword="null"/>.</param>
     /// <exception cref="ScenarioValidationException">The scenario or the configuration is invalid.</exception>
     public TopologySimulation(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog? catalog = null)
+        : this(scenario, configuration, catalog, replay: null)
+    {
+    }
+
+    /// <summary>Creates a run driven by a trace replay instead of the scenario's workloads (which may then be empty).</summary>
+    internal TopologySimulation(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog? catalog, TraceReplayDriver? replay)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(configuration);
         Catalog = catalog ?? PolicyCatalog.Default;
+        _replay = replay;
         var errors = ScenarioLoader.Validate(scenario, Catalog).ToList();
+        if (replay is not null)
+        {
+            // A replay brings its own requests and runs the configuration given; the scenario may list neither.
+            errors.RemoveAll(e => e.Path is "workloads" or "configurations");
+        }
+
         errors.AddRange(new ScenarioValidator(Catalog).ValidateConfiguration(configuration, "configuration", scenario));
         if (errors.Count > 0)
         {
@@ -161,17 +175,26 @@ public sealed partial class TopologySimulation
         _ran = true;
         WireRateAdaptation();
         StartBackgroundActivity();
-        StartWorkloads();
+        if (_replay is null)
+        {
+            StartWorkloads();
+        }
+        else
+        {
+            StartReplay(_replay);
+        }
+
         if (_configuration.RateControl)
         {
             Clock.ScheduleAt(TimeSpan.TicksPerSecond, OnSample, this);
         }
 
         // Past the duration only outcomes are left; the client timeout bounds how long they can take.
-        var limit = _durationTicks + RpcTimeoutTicks + (4 * NetworkTicks) + TimeSpan.TicksPerSecond;
+        // A replay ends when the trace is exhausted and every request has its outcome, however long that takes.
+        var limit = _replay is null ? _durationTicks + RpcTimeoutTicks + (4 * NetworkTicks) + TimeSpan.TicksPerSecond : long.MaxValue;
         while (Clock.TryRunNext(limit))
         {
-            if (_inFlight == 0 && Now >= _durationTicks)
+            if (_inFlight == 0 && (_replay is null ? Now >= _durationTicks : _replay.Exhausted))
             {
                 break;
             }
@@ -248,6 +271,11 @@ public sealed partial class TopologySimulation
         {
             ClientDone(client);
         }
+
+        if (_replay is not null)
+        {
+            ReplayDone(request, outcome);
+        }
     }
 
     private static long ToTicks(double seconds) => (long)Math.Round(seconds * TimeSpan.TicksPerSecond);
@@ -299,7 +327,7 @@ public sealed partial class TopologySimulation
         }
 
         instance.RateAdaptation.Step(now);
-        if (now < _durationTicks + RpcTimeoutTicks)
+        if (now < _durationTicks + RpcTimeoutTicks || _replay is { Exhausted: false })
         {
             Clock.ScheduleAt(now + _controlIntervalTicks, OnRateRound, instance);
         }
@@ -340,7 +368,7 @@ public sealed partial class TopologySimulation
             }
         }
 
-        if (Now < _durationTicks)
+        if (Now < _durationTicks || _replay is { Exhausted: false })
         {
             Clock.ScheduleAt(Now + TimeSpan.TicksPerSecond, OnSample, this);
         }
