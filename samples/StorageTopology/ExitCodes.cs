@@ -22,4 +22,7 @@ internal static class ExitCodes
 
     /// <summary>The report could not be written (the output folder is not writable, say).</summary>
     public const int ReportFailed = 5;
+
+    /// <summary>A trace file could not be read or imported (the message names the file, line and field).</summary>
+    public const int InvalidTrace = 6;
 }

@@ -58,6 +58,8 @@ internal static class StorageTopologyCommand
             : Run(console, errors, new RunSettings(
                 parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!,
                 parse.GetValue(addresses), parse.GetValue(host), parse.GetValue(listen)!)));
+        root.Subcommands.Add(TraceCommands.CreateImport(console, errors));
+        root.Subcommands.Add(TraceCommands.CreateDeadline(console, errors));
         return root;
     }
 

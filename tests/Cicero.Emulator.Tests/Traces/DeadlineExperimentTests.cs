@@ -59,41 +59,7 @@ public sealed class DeadlineExperimentTests(ITestOutputHelper output)
     internal static TraceReplayPlan MetaBlockPlan(int repeats)
     {
         var importer = new MetaBlockTraceImporter();
-        var plan = TraceReplayPlanner.Create(new Repeated(() => TraceImport.ReadFile(importer, TraceTestFiles.MetaBlock), repeats));
-        foreach (var service in plan.Scenario.Services!)
-        {
-            // Thread and connection pools (256-1024 permits) never bind here, and their holds would count in the
-            // progress metrics as service time: a PS thread is held across its BS calls, so the sum of holds is several
-            // times the critical path and LSTF's remaining-time term would dwarf the slack.
-            service.Resources = [.. (service.Resources ?? []).Where(r => r.Kind is not (ResourceKinds.ThreadPool or ResourceKinds.ConnectionPool))];
-            foreach (var resource in service.Resources)
-            {
-                resource.Capacity = 1;
-            }
-        }
-
-        return plan;
-    }
-
-    /// <summary>A re-enumerable sequence of a trace played back to back, each copy starting a second after the last ended.</summary>
-    private sealed class Repeated(Func<IEnumerable<TraceRequest>> source, int repeats) : IEnumerable<TraceRequest>
-    {
-        public IEnumerator<TraceRequest> GetEnumerator()
-        {
-            double offset = 0;
-            for (var k = 0; k < repeats; k++)
-            {
-                double last = 0;
-                foreach (var request in source())
-                {
-                    last = request.ArrivalMs;
-                    yield return request with { ArrivalMs = request.ArrivalMs + offset };
-                }
-
-                offset += last + 1000;
-            }
-        }
-
-        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
+        var plan = TraceReplayPlanner.Create(TraceRepetition.BackToBack(() => TraceImport.ReadFile(importer, TraceTestFiles.MetaBlock), repeats));
+        return DeadlineExperiment.UseSingleServerResources(plan);
     }
 }

@@ -41,6 +41,33 @@ public static class DeadlineExperiment
         new ConfigurationSpec { Name = DefaultNames[3], Scheduler = SubtaskSchedulerNames.LeastSlackTimeFirst },
     ];
 
+    /// <summary>
+    /// Reshapes a replay plan's topology for the experiment: drops thread and connection pools and gives every other
+    /// resource (a disk per block server, a compute permit per partition server, a cpu per Auth instance) one permit,
+    /// so that modest speed-ups of a small public trace saturate the storage tier.
+    /// </summary>
+    /// <remarks>
+    /// The pools never bind at these loads, and their holds would count in the progress metrics as service time: a PS
+    /// thread is held across its BS calls, so the sum of holds is several times the critical path and LSTF's
+    /// remaining-time term would dwarf the slack.
+    /// </remarks>
+    /// <param name="plan">The plan whose scenario is changed in place.</param>
+    /// <returns><paramref name="plan"/>.</returns>
+    public static TraceReplayPlan UseSingleServerResources(TraceReplayPlan plan)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        foreach (var service in plan.Scenario.Services ?? [])
+        {
+            service.Resources = [.. (service.Resources ?? []).Where(r => r.Kind is not (ResourceKinds.ThreadPool or ResourceKinds.ConnectionPool))];
+            foreach (var resource in service.Resources)
+            {
+                resource.Capacity = 1;
+            }
+        }
+
+        return plan;
+    }
+
     /// <summary>Runs the experiment.</summary>
     /// <param name="plan">The replay plan (its requests' costs and arrivals).</param>
     /// <param name="options">The options; defaults when omitted.</param>

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.CommandLine;
+using System.Globalization;
+using Cicero.Emulator.Reports;
+using Cicero.Emulator.Traces;
+using Cicero.Emulator.Traces.Importers;
+using Cicero.Emulator.Traces.Replay;
+using Spectre.Console;
+
+namespace Cicero.StorageTopology;
+
+/// <summary>The <c>import</c> and <c>deadline</c> commands: public production traces into Cicero's format, and Table 5.4.</summary>
+internal static class TraceCommands
+{
+    public static Command CreateImport(IAnsiConsole console, IAnsiConsole errors)
+    {
+        var format = new Option<string>("--format", "-f")
+        {
+            Description = "The input's format: " + string.Join(", ", TraceImport.Formats) + " (traces/README.md).",
+            Required = true,
+        };
+        format.AcceptOnlyFromAmong([.. TraceImport.Formats]);
+        var input = new Option<string>("--input", "-i") { Description = "The public trace file (CSV).", Required = true };
+        var output = new Option<string>("--output", "-o") { Description = "The Cicero trace to write (format v1, traces/README.md).", Required = true };
+        var command = new Command("import", "Converts a public production trace into Cicero's trace format.") { format, input, output };
+        command.SetAction(parse => Import(console, errors, parse.GetValue(format)!, parse.GetValue(input)!, parse.GetValue(output)!));
+        return command;
+    }
+
+    public static Command CreateDeadline(IAnsiConsole console, IAnsiConsole errors)
+    {
+        var trace = new Option<string?>("--trace", "-t") { Description = "A Cicero trace (e.g. written by 'import')." };
+        var format = new Option<string?>("--format", "-f") { Description = "Import on the fly instead: the public trace's format (" + string.Join(", ", TraceImport.Formats) + ")." };
+        var input = new Option<string?>("--input", "-i") { Description = "Import on the fly instead: the public trace file." };
+        var k = new Option<double>("--k") { Description = "Deadline = k x the request's completion time alone.", DefaultValueFactory = _ => 4 };
+        var loads = new Option<string>("--loads")
+        {
+            Description = "Comma-separated load levels: speed-ups of the recorded arrival times (or client counts with --closed-loop).",
+            DefaultValueFactory = _ => "2,8,16,24",
+        };
+        var closedLoop = new Option<bool>("--closed-loop") { Description = "Replay with N clients drawing requests in trace order instead of at recorded times." };
+        var repeat = new Option<int>("--repeat") { Description = "Play the trace this many times back to back (a short sample needs a few for rate control to act).", DefaultValueFactory = _ => 4 };
+        var seed = new Option<int?>("--seed") { Description = "The simulation's seed." };
+        var output = new Option<string>("--output", "-o") { Description = "The folder for deadline.html, .csv, .json and .png.", DefaultValueFactory = _ => Path.Combine("results", "deadline") };
+        var command = new Command(
+            "deadline",
+            "The deadline experiment (dissertation Table 5.4): replays a trace in simulation at several load levels under Baseline, FIFO+RC, EDF+RC and LSTF+RC, with deadline = k x each request's time alone, and reports latency normalised by deadline.")
+        {
+            trace, format, input, k, loads, closedLoop, repeat, seed, output,
+        };
+        command.SetAction(parse => Deadline(
+            console,
+            errors,
+            new DeadlineSettings(
+                parse.GetValue(trace), parse.GetValue(format), parse.GetValue(input), parse.GetValue(k), parse.GetValue(loads)!, parse.GetValue(closedLoop),
+                parse.GetValue(repeat), parse.GetValue(seed), parse.GetValue(output)!)));
+        return command;
+    }
+
+    private static int Import(IAnsiConsole console, IAnsiConsole errors, string format, string input, string output)
+    {
+        try
+        {
+            var started = TimeProvider.System.GetTimestamp();
+            var summary = TraceImport.Run(format, input, output);
+            console.MarkupLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"Imported [bold]{summary.Requests:N0}[/] requests ({summary.Tenants} tenants, {summary.Operations} operations, {summary.LastArrivalMs / 1000:0.###} s of arrivals) in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
+            console.WriteLine($"Trace: {Path.GetFullPath(output)}");
+            return ExitCodes.Success;
+        }
+        catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
+        {
+            errors.MarkupLine("[red]Cannot import the trace.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.InvalidTrace;
+        }
+    }
+
+    private static int Deadline(IAnsiConsole console, IAnsiConsole errors, DeadlineSettings settings)
+    {
+        if (!TryParseLevels(settings.Loads, settings.ClosedLoop, out var levels, out var problem)
+            || !TrySource(settings, out var source, out var title, out problem))
+        {
+            errors.MarkupLine("[red]Invalid options.[/]");
+            errors.WriteLine(problem!);
+            return ExitCodes.InvalidCommandLine;
+        }
+
+        if (settings.Repeat < 1 || !(settings.K > 0 && double.IsFinite(settings.K)))
+        {
+            errors.MarkupLine("[red]Invalid options.[/]");
+            errors.WriteLine($"--repeat must be at least 1 (was {settings.Repeat}) and --k a positive number (was {settings.K.ToString(CultureInfo.InvariantCulture)}).");
+            return ExitCodes.InvalidCommandLine;
+        }
+
+        DeadlineExperimentResult result;
+        TraceReplayPlan plan;
+        var started = TimeProvider.System.GetTimestamp();
+        try
+        {
+            plan = DeadlineExperiment.UseSingleServerResources(TraceReplayPlanner.Create(TraceRepetition.BackToBack(source!, settings.Repeat)));
+            console.MarkupLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"Deadline experiment on [bold]{Markup.Escape(title!)}[/]: {plan.RequestCount:N0} requests ({settings.Repeat} x the trace), k = {settings.K:0.##}, {(settings.ClosedLoop ? "clients" : "speed-ups")} {string.Join(", ", levels)}, simulated."));
+            result = DeadlineExperiment.Run(plan, new DeadlineExperimentOptions { K = settings.K, LoadLevels = levels, ClosedLoop = settings.ClosedLoop, Seed = settings.Seed });
+        }
+        catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
+        {
+            errors.MarkupLine("[red]Cannot read the trace.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.InvalidTrace;
+        }
+        catch (Cicero.Emulator.Simulation.Topology.ConservationException ex)
+        {
+            errors.MarkupLine("[red]A run failed its conservation check.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.RunFailed;
+        }
+
+        console.WriteLine(result.ToTable());
+        console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Ran in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
+        try
+        {
+            var files = DeadlineReportWriter.Write(result, settings.Output, title!);
+            console.WriteLine($"Report: {files.Html}");
+            return ExitCodes.Success;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            errors.MarkupLine("[red]Cannot write the report.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.ReportFailed;
+        }
+    }
+
+    private static bool TryParseLevels(string text, bool closedLoop, out List<double> levels, out string? problem)
+    {
+        levels = [];
+        foreach (var part in text.Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (!double.TryParse(part, NumberStyles.Float, CultureInfo.InvariantCulture, out var level) || !(level > 0) || !double.IsFinite(level)
+                || (closedLoop && level != Math.Floor(level)))
+            {
+                problem = $"--loads: '{part}' is not a positive {(closedLoop ? "whole number of clients" : "speed-up")}.";
+                return false;
+            }
+
+            levels.Add(level);
+        }
+
+        problem = levels.Count == 0 ? "--loads: give at least one load level, e.g. 2,8,16,24." : null;
+        return problem is null;
+    }
+
+    private static bool TrySource(DeadlineSettings settings, out Func<IEnumerable<TraceRequest>>? source, out string? title, out string? problem)
+    {
+        source = null;
+        title = null;
+        problem = null;
+        var importing = settings.Format is not null || settings.Input is not null;
+        if ((settings.Trace is not null) == importing)
+        {
+            problem = "Give either --trace FILE, or --format F and --input FILE to import a public trace on the fly.";
+            return false;
+        }
+
+        if (settings.Trace is { } tracePath)
+        {
+            source = () => TraceReader.ReadFile(tracePath);
+            title = Path.GetFileName(tracePath);
+            return true;
+        }
+
+        if (settings.Format is null || settings.Input is null)
+        {
+            problem = "--format and --input go together.";
+            return false;
+        }
+
+        ITraceImporter importer;
+        try
+        {
+            importer = TraceImport.GetImporter(settings.Format);
+        }
+        catch (ArgumentException ex)
+        {
+            problem = ex.Message;
+            return false;
+        }
+
+        var input = settings.Input;
+        source = () => TraceImport.ReadFile(importer, input);
+        title = $"{Path.GetFileName(input)} ({settings.Format})";
+        return true;
+    }
+
+    private sealed record DeadlineSettings(
+        string? Trace, string? Format, string? Input, double K, string Loads, bool ClosedLoop, int Repeat, int? Seed, string Output);
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Globalization;
+using System.Net;
+using System.Text;
+using System.Text.Json;
+using Cicero.Emulator.Reports.Charts;
+using Cicero.Emulator.Reports.Csv;
+using Cicero.Emulator.Traces.Replay;
+
+namespace Cicero.Emulator.Reports;
+
+/// <summary>
+/// Writes the deadline experiment (<see cref="DeadlineExperiment"/>) as <c>deadline.csv</c>, <c>deadline.json</c>, a
+/// chart of the latency normalised by deadline per load level (<c>deadline-lnd.png</c>) and a self-contained
+/// <c>deadline.html</c> with the table in the layout of the dissertation's Table 5.4.
+/// </summary>
+public static class DeadlineReportWriter
+{
+    /// <summary>The HTML file's name.</summary>
+    public const string HtmlFileName = "deadline.html";
+
+    private static readonly UTF8Encoding Utf8 = new(encoderShouldEmitUTF8Identifier: false);
+
+    /// <summary>Writes the files into <paramref name="directory"/>, creating it if needed.</summary>
+    /// <param name="result">The experiment's result.</param>
+    /// <param name="directory">The output folder.</param>
+    /// <param name="title">What was replayed, for the page's heading (e.g. the trace file's name).</param>
+    /// <returns>The files written.</returns>
+    public static ReportFiles Write(DeadlineExperimentResult result, string directory, string title)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentException.ThrowIfNullOrWhiteSpace(directory);
+        ArgumentNullException.ThrowIfNull(title);
+        if (result.Rows.Count == 0)
+        {
+            throw new ArgumentException("The experiment has no rows.", nameof(result));
+        }
+
+        var folder = Path.GetFullPath(directory);
+        Directory.CreateDirectory(folder);
+        var csv = WriteText(folder, "deadline.csv", Csv(result));
+        var json = WriteText(folder, "deadline.json", Json(result, title));
+        var figure = Chart(result);
+        var svg = new SvgCanvas(FigureRenderer.Width, FigureRenderer.Height, figure.Title);
+        FigureRenderer.Render(figure, svg);
+        var png = Path.Combine(folder, figure.Id + ".png");
+        File.WriteAllBytes(png, ReportWriter.RenderPng(figure));
+        var html = WriteText(folder, HtmlFileName, Html(result, title, svg.Complete()));
+        return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = [csv], Png = [png] };
+    }
+
+    private static string Csv(DeadlineExperimentResult result)
+    {
+        var table = new CsvTable(result.ClosedLoop ? "clients" : "speed_up", "algorithm", "offered", "completed", "dropped", "timed_out", "lnd_mean", "lnd_p95", "lnd_p99", "drop_fraction", "late_fraction");
+        foreach (var row in result.Rows)
+        {
+            table.Field(row.LoadLevel).Field(row.Configuration).Field(row.Offered).Field(row.Completed).Field(row.Dropped).Field(row.TimedOut)
+                .Field(row.LndMean).Field(row.LndP95).Field(row.LndP99).Field(row.DropFraction).Field(row.LateFraction);
+            table.EndRow();
+        }
+
+        return table.ToString();
+    }
+
+    private static string Json(DeadlineExperimentResult result, string title)
+    {
+        using var stream = new MemoryStream();
+        using (var writer = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true }))
+        {
+            writer.WriteStartObject();
+            writer.WriteString("trace", title);
+            writer.WriteNumber("k", result.K);
+            writer.WriteNumber("isolatedMeanMs", result.IsolatedMeanMs);
+            writer.WriteNumber("isolatedMaxMs", result.IsolatedMaxMs);
+            writer.WriteString("loadLevel", result.ClosedLoop ? "clients" : "speed-up");
+            writer.WriteStartArray("rows");
+            foreach (var row in result.Rows)
+            {
+                writer.WriteStartObject();
+                writer.WriteNumber("loadLevel", row.LoadLevel);
+                writer.WriteString("algorithm", row.Configuration);
+                writer.WriteNumber("offered", row.Offered);
+                writer.WriteNumber("completed", row.Completed);
+                writer.WriteNumber("dropped", row.Dropped);
+                writer.WriteNumber("timedOut", row.TimedOut);
+                writer.WriteNumber("lndMean", row.LndMean);
+                writer.WriteNumber("lndP95", row.LndP95);
+                writer.WriteNumber("lndP99", row.LndP99);
+                writer.WriteNumber("dropFraction", row.DropFraction);
+                writer.WriteNumber("lateFraction", row.LateFraction);
+                writer.WriteEndObject();
+            }
+
+            writer.WriteEndArray();
+            writer.WriteEndObject();
+        }
+
+        return Utf8.GetString(stream.ToArray());
+    }
+
+    private static Figure Chart(DeadlineExperimentResult result)
+    {
+        var levels = result.Rows.Select(r => r.LoadLevel).Distinct().Order().ToArray();
+        var algorithms = result.Rows.Select(r => r.Configuration).Distinct().ToList();
+        var legend = algorithms.Select((name, i) => (name, ReportFigures.ColorOf(i))).ToList();
+        FigurePanel Panel(string name, Func<DeadlineExperimentRow, double> value) => new(
+            name,
+            [.. algorithms.Select((algorithm, i) => new ChartSeries(
+                algorithm,
+                ReportFigures.ColorOf(i),
+                levels,
+                [.. levels.Select(level => Math.Max(0.01, value(result[level, algorithm])))]))],
+            "no completed requests");
+        return new Figure(
+            "deadline-lnd",
+            "Latency normalised by deadline (LND = latency / deadline; 1 = just in time)",
+            result.ClosedLoop ? "clients" : "speed-up",
+            "LND",
+            AxisScale.Logarithmic,
+            [Panel("mean", r => r.LndMean), Panel("p95", r => r.LndP95), Panel("p99", r => r.LndP99)],
+            legend,
+            levels.Max() * 1.05,
+            []);
+    }
+
+    private static string Html(DeadlineExperimentResult result, string title, string svg)
+    {
+        var text = new StringBuilder();
+        var level = result.ClosedLoop ? "# Clients" : "Speed-up";
+        text.Append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Deadline experiment</title>\n");
+        text.Append("<style>body{font-family:Helvetica,Arial,sans-serif;margin:2em;max-width:1250px}table{border-collapse:collapse}")
+            .Append("td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}</style></head><body>\n");
+        text.Append(CultureInfo.InvariantCulture, $"<h1>Deadline experiment (Table 5.4)</h1>\n<p>Trace: {E(title)}. Each request's deadline is k = {result.K:0.##} times its completion time alone on the idle topology (mean {result.IsolatedMeanMs:0.0} ms, max {result.IsolatedMaxMs:0.0} ms). ");
+        text.Append("LND is latency divided by deadline over completed requests; Dropped counts requests dropped with a reason or timed out; Late is the share of completed requests with LND above 1.</p>\n");
+        text.Append(CultureInfo.InvariantCulture, $"<table><tr><th>{level}</th><th>Algorithm</th><th>LND (Mean)</th><th>LND (p95)</th><th>LND (p99)</th><th>Dropped</th><th>Late</th><th>Offered</th></tr>\n");
+        double? previous = null;
+        foreach (var row in result.Rows)
+        {
+            var first = previous != row.LoadLevel;
+            previous = row.LoadLevel;
+            text.Append(CultureInfo.InvariantCulture,
+                $"<tr><td>{(first ? row.LoadLevel.ToString("0.##", CultureInfo.InvariantCulture) : string.Empty)}</td><td>{E(row.Configuration)}</td><td>{row.LndMean:0.00}</td><td>{row.LndP95:0.00}</td><td>{row.LndP99:0.00}</td><td>{row.DropFraction:P1}</td><td>{row.LateFraction:P1}</td><td>{row.Offered:N0}</td></tr>\n");
+        }
+
+        text.Append("</table>\n<h2>LND per load level</h2>\n").Append(svg);
+        text.Append("<p>Files beside this page: deadline.csv, deadline.json, deadline-lnd.png.</p>\n</body></html>\n");
+        return text.ToString();
+    }
+
+    private static string E(string value) => WebUtility.HtmlEncode(value);
+
+    private static string WriteText(string folder, string name, string text)
+    {
+        var path = Path.Combine(folder, name);
+        File.WriteAllText(path, text, Utf8);
+        return path;
+    }
+}
