@@ -54,4 +54,7 @@ public sealed class ScenarioSpec
 
     /// <summary>Gets or sets the Cicero configurations to run the scenario under, side by side.</summary>
     public IList<ConfigurationSpec>? Configurations { get; set; }
+
+    /// <summary>Gets or sets faults injected into instances (killed, slow, cut off from rate exchange); none by default.</summary>
+    public IList<FaultSpec>? Faults { get; set; }
 }

@@ -63,6 +63,7 @@ internal sealed partial class ScenarioValidator
         ValidateWorkflows(scenario);
         ValidateWorkloads(scenario);
         ValidateConfigurations(scenario.Configurations);
+        ValidateFaults(scenario);
         return _errors;
     }
 

@@ -14,9 +14,12 @@ internal sealed class CallerIds
 {
     public const int MaxLength = byte.MaxValue;
 
-    private const int MaxCached = 4096;
+    // A process has a few callers (its upstream instances) and calls a few instances; ids past this are not cached.
+    private const int MaxCached = 1024;
 
-    private readonly ConcurrentDictionary<string, string> _known = new(StringComparer.Ordinal);
+    // Sized up front so the table never grows: a resize would copy every entry on one unlucky call, and a flood of
+    // distinct ids (found by the server-path fuzz) would make that call allocate hundreds of kilobytes.
+    private readonly ConcurrentDictionary<string, string> _known = new(concurrencyLevel: 4, capacity: 4 * MaxCached, StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _lookup;
 
     public CallerIds() => _lookup = _known.GetAlternateLookup<ReadOnlySpan<char>>();

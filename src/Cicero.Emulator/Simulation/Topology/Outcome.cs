@@ -9,6 +9,7 @@ internal readonly record struct Outcome(OutcomeKind Kind, string Reason)
 {
     public const string Timeout = "timeout";
     public const string NoReplica = "no-replica";
+    public const string Unavailable = "unavailable";
 
     public static Outcome Ok => default;
 

@@ -15,6 +15,14 @@ namespace Cicero.Emulator.Simulation.Topology;
 internal sealed class ReplicaClient
 {
     private static readonly Action<object?> OnTimer = static state => ((Backlog)state!).Client.Timer((Backlog)state);
+    private static readonly Action<object?> OnBackoffEnd = static state =>
+    {
+        var (client, target) = ((ReplicaClient, int))state!;
+        client.BackoffEnd(target);
+    };
+
+    private static readonly long MinBackoffTicks = TimeSpan.FromMilliseconds(250).Ticks;
+    private static readonly long MaxBackoffTicks = TimeSpan.FromSeconds(5).Ticks;
     private readonly TopologySimulation _simulation;
     private readonly IReplicaSelector _selector;
     private readonly ReplicaState[] _views;
@@ -22,6 +30,7 @@ internal sealed class ReplicaClient
     private readonly Backlog[] _backlogs;
     private readonly int _replication;
     private readonly int _local;
+    private long[]? _backoffTicks;
 
     // local: the caller's own index among the callee's instances when it serves its copies itself; else -1.
     public ReplicaClient(TopologySimulation simulation, IReplicaSelector selector, ServiceDef target, int replication, int local)
@@ -98,6 +107,10 @@ internal sealed class ReplicaClient
         }
 
         _selector.OnFeedback(view, feedback, now);
+        if (!feedback.Failed)
+        {
+            ResetBackoff(target);
+        }
 
         // A reply may have raised the replica's rate: retry every group that holds this instance.
         for (var r = 0; r < _replication; r++)
@@ -108,6 +121,47 @@ internal sealed class ReplicaClient
             {
                 Pump(backlog);
             }
+        }
+    }
+
+    /// <summary>
+    /// A call found the instance dead: the feedback counts as a failure, and the instance is skipped for a back-off
+    /// (250 ms, doubling to 5 s while it stays dead, as Cicero.Grpc's balancer does), then tried again by real calls.
+    /// </summary>
+    public void OnUnavailable(int target, in ReplicaFeedback feedback, long now)
+    {
+        var view = _views[target];
+        _backoffTicks ??= new long[_views.Length];
+        var backoff = _backoffTicks[target] = Math.Clamp(_backoffTicks[target] * 2, MinBackoffTicks, MaxBackoffTicks);
+        if (!view.IsDown)
+        {
+            view.IsDown = true;
+            _simulation.Clock.ScheduleAt(now + backoff, OnBackoffEnd, (this, target));
+        }
+
+        OnFeedback(target, feedback, now);
+    }
+
+    private void BackoffEnd(int target)
+    {
+        _views[target].IsDown = false;
+        for (var r = 0; r < _replication; r++)
+        {
+            var start = target - r;
+            var backlog = _backlogs[start < 0 ? start + _views.Length : start];
+            if (backlog.Waiting.Count > 0)
+            {
+                Pump(backlog);
+            }
+        }
+    }
+
+    /// <summary>A reply came: the instance is alive, so its next failure starts the back-off from the bottom again.</summary>
+    private void ResetBackoff(int target)
+    {
+        if (_backoffTicks is not null)
+        {
+            _backoffTicks[target] = 0;
         }
     }
 

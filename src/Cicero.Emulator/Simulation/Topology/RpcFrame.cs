@@ -38,6 +38,7 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
     private double _replyBackground;
     private long _hopTicks;
     private bool _inline;
+    private bool _replyFailed;
 
     public RpcFrame(Handler caller, CallStep step, IStepParent parent, int groupStart, int fixedReplica = -1)
     {
@@ -139,6 +140,12 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
 
     public void OnHandlerDone(Handler handler, Outcome outcome)
     {
+        if (!_target!.Serving.Remove(this) && !_inline)
+        {
+            // The callee was killed while serving this call: the caller already has its failure.
+            return;
+        }
+
         _reply = outcome;
         _replyProgress = handler.Context.Progress.Current;
 
@@ -186,8 +193,31 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         _simulation.Clock.ScheduleAt(_sentAt + _hopTicks, OnArrive, this);
     }
 
-    private void Arrive() =>
-        new Handler(_target!, _caller.Request, _caller.Context.ForDownstreamCall(), _step.Body, this, _caller.Instance.Id, isEntry: false, _inline).Start();
+    private void Arrive()
+    {
+        if (_target!.IsDown && !_inline)
+        {
+            // A dead process refuses the connection: the caller learns it one hop later.
+            ConnectionLost();
+            return;
+        }
+
+        if (!_inline)
+        {
+            _target.Serving.Add(this);
+        }
+
+        new Handler(_target, _caller.Request, _caller.Context.ForDownstreamCall(), _step.Body, this, _caller.Instance.Id, isEntry: false, _inline).Start();
+    }
+
+    /// <summary>The callee died (or was dead): the caller sees the call fail, <c>unavailable</c>, one hop later.</summary>
+    public void ConnectionLost()
+    {
+        _reply = Outcome.Failed(Outcome.Unavailable);
+        _replyProgress = default;
+        _replyFailed = true;
+        _simulation.Clock.ScheduleAt(_simulation.Now + _hopTicks, OnReply, this);
+    }
 
     private void Reply()
     {
@@ -200,6 +230,13 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         _done = true;
         ReleaseConnection();
         var now = _simulation.Now;
+        if (_replyFailed)
+        {
+            _client?.OnUnavailable(_target!.Index, new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), 0, TimeSpan.Zero, Failed: true), now);
+            _parent.OnStepDone(_reply);
+            return;
+        }
+
         _client?.OnFeedback(
             _target!.Index,
             new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), _replyQueue, TimeSpan.FromTicks(_replyServiceTicks), _replyBackground, WaitTime: TimeSpan.FromTicks(_replyWaitTicks)),

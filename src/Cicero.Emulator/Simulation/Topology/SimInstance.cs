@@ -135,7 +135,19 @@ internal sealed class SimInstance
     public bool InBackground { get; set; }
 
     /// <summary>Gets the factor this instance's service times are multiplied by now.</summary>
-    public double ServiceTimeFactor => InBackground ? Service.Background!.Factor : 1;
+    public double ServiceTimeFactor => (InBackground ? Service.Background!.Factor : 1) * FaultFactor;
+
+    /// <summary>Gets or sets a value indicating whether the instance's process is dead (an injected <c>kill</c>).</summary>
+    public bool IsDown { get; set; }
+
+    /// <summary>Gets or sets the service-time factor of an injected <c>slow</c> fault; 1 without one.</summary>
+    public double FaultFactor { get; set; } = 1;
+
+    /// <summary>Gets or sets a value indicating whether rate-exchange replies to and from this instance are lost.</summary>
+    public bool RateExchangeLost { get; set; }
+
+    /// <summary>Gets the calls this instance is serving for callers, which a kill fails at once.</summary>
+    public HashSet<RpcFrame> Serving { get; } = [];
 
     /// <summary>Gets, per resource, the permit-ticks held inside the measured window.</summary>
     public long[] BusyTicks { get; }

@@ -175,6 +175,7 @@ public sealed partial class TopologySimulation
         _ran = true;
         WireRateAdaptation();
         StartBackgroundActivity();
+        ScheduleFaults();
         if (_replay is null)
         {
             StartWorkloads();
@@ -318,15 +319,24 @@ public sealed partial class TopologySimulation
     private void RateRound(SimInstance instance)
     {
         var now = Now;
-        foreach (var callee in instance.Service.Callees)
+        if (!instance.IsDown)
         {
-            foreach (var target in Instances[callee.Index])
+            foreach (var callee in instance.Service.Callees)
             {
-                instance.RateAdaptation.RecordAnswer(new DownstreamInstance(callee.Name, target.Id), target.RateAdaptation.GetAdmissionRatesFor(instance.Id), now);
+                foreach (var target in Instances[callee.Index])
+                {
+                    // A dead instance or a broken link answers nothing: the caller keeps the last answer, then lets it
+                    // expire (RateAdaptationOptions.HoldTime), as it would with a real timeout.
+                    if (!target.IsDown && !target.RateExchangeLost && !instance.RateExchangeLost)
+                    {
+                        instance.RateAdaptation.RecordAnswer(new DownstreamInstance(callee.Name, target.Id), target.RateAdaptation.GetAdmissionRatesFor(instance.Id), now);
+                    }
+                }
             }
+
+            instance.RateAdaptation.Step(now);
         }
 
-        instance.RateAdaptation.Step(now);
         if (now < _durationTicks + RpcTimeoutTicks || _replay is { Exhausted: false })
         {
             Clock.ScheduleAt(now + _controlIntervalTicks, OnRateRound, instance);
