@@ -28,6 +28,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
     private readonly Stack<WaitNode<SubtaskLease, SubtaskTicket>> _waiterPool = new();
     private readonly KeyValuePair<string, object?> _resourceTag;
     private readonly bool _trackProgress;
+    private readonly bool _dropExpired;
     private readonly bool _asyncContinuations;
     private Grant[] _grants;
     private int[] _freeGrants;
@@ -62,6 +63,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         _maxQueueLength = options.MaxQueueLength;
         _trackProgress = options.TrackRequestProgress;
         _asyncContinuations = options.RunContinuationsAsynchronously;
+        _dropExpired = options.DropExpiredWaiters;
         _usage = new ResourceUsage(registry.SlotCapacity, _timeProvider.TimestampFrequency, modelOptions ?? new LocalModelOptions());
         _grants = new Grant[options.Capacity];
         _freeGrants = new int[options.Capacity];
@@ -368,8 +370,19 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
                 Debug.Assert(waiter.IsQueued, "A scheduler returned a ticket that is not waiting.");
                 waiter.IsQueued = false;
                 _usage.ChangeWaiting(ticket.Workflow.Index, -1, now);
-                lease = GrantLocked(ticket.Workflow, ticket.Context, ticket.SubtaskType, now, ticket.Cost);
                 waited = now - ticket.EnqueuedAt;
+                if (_dropExpired && ticket.DeadlineTimestamp <= now)
+                {
+                    // Its caller has given up: refuse it and keep the permit for the next waiter. The scheduler hears
+                    // of it as a sub-task that took no time, so its accounting stays balanced.
+                    _scheduler.OnCompleted(new SubtaskCompletion(ticket.Workflow, ticket.Context, ticket.Cost, ticket.SubtaskType, TimeSpan.Zero));
+                    RecordRejection(DropReason.DeadlineInfeasible);
+                    lease = SubtaskLease.Rejected(DropReason.DeadlineInfeasible);
+                }
+                else
+                {
+                    lease = GrantLocked(ticket.Workflow, ticket.Context, ticket.SubtaskType, now, ticket.Cost);
+                }
             }
 
             if (CiceroInstruments.ResourceQueueLength.Enabled)

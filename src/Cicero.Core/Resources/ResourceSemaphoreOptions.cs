@@ -29,6 +29,15 @@ public sealed class ResourceSemaphoreOptions
     public bool TrackRequestProgress { get; set; } = true;
 
     /// <summary>
+    /// Gets or sets a value indicating whether a waiting sub-task whose request's deadline has passed is refused
+    /// (<see cref="Admission.DropReason.DeadlineInfeasible"/>) when its turn comes, instead of being served: its caller
+    /// has given up, so the work would be wasted, and under overload such work can keep a queue full of requests that
+    /// all miss their deadlines.
+    /// </summary>
+    /// <value><see langword="false"/>: every waiter is served.</value>
+    public bool DropExpiredWaiters { get; set; }
+
+    /// <summary>
     /// Gets or sets a value indicating whether a waiter's continuation runs on the thread pool rather than inline on the
     /// thread that released the permit. Turn off only when the continuation is short and the caller wants determinism,
     /// as a single-threaded simulation does.

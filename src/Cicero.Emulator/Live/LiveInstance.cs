@@ -94,6 +94,7 @@ internal sealed class LiveInstance : IAsyncDisposable
                     Capacity = resource.Capacity,
                     MaxQueueLength = resource.MaxQueueLength,
                     Scheduler = _configuration.Scheduler,
+                    DropExpiredWaiters = _configuration.DropExpiredSubtasks,
                 });
             }
         });

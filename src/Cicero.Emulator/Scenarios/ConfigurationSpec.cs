@@ -60,6 +60,13 @@ public sealed class ConfigurationSpec
     public bool ServeLocally { get; set; }
 
     /// <summary>
+    /// Gets or sets whether every resource refuses a waiting sub-task whose request's deadline has passed when its turn
+    /// comes (<c>ResourceSemaphoreOptions.DropExpiredWaiters</c>), instead of doing work nobody waits for.
+    /// </summary>
+    /// <value><see langword="false"/>.</value>
+    public bool DropExpiredSubtasks { get; set; }
+
+    /// <summary>
     /// Gets or sets the most tokens each of C3's per-replica rate limiters holds (<c>CubicRateOptions.MaxTokens</c>);
     /// the library's default (10) when omitted. A caller whose demand per replica is a few requests per 20 ms window
     /// (a Cassandra coordinator) starves on 10 tokens: its limit hovers at its demand and Poisson bursts back up.

@@ -18,4 +18,12 @@ public sealed class CiceroResourceOptions
 
     /// <summary>Gets or sets the scheduler's name (<c>fifo</c>, <c>drr</c>, <c>edf</c>, <c>lstf</c>, ...).</summary>
     public string Scheduler { get; set; } = SubtaskSchedulers.Fifo;
+
+    /// <summary>
+    /// Gets or sets a value indicating whether a waiting sub-task whose request's deadline has passed is refused when its
+    /// turn comes (<c>ResourceSemaphoreOptions.DropExpiredWaiters</c>); the call then ends <c>RESOURCE_EXHAUSTED</c>
+    /// with <c>deadline_infeasible</c>.
+    /// </summary>
+    /// <value><see langword="false"/>.</value>
+    public bool DropExpiredWaiters { get; set; }
 }

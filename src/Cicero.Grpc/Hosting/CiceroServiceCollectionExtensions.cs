@@ -61,7 +61,15 @@ public static class CiceroServiceCollectionExtensions
             var factory = catalog.GetScheduler(resource.Scheduler);
             var scheduler = factory.Create(new Cicero.Resources.SubtaskSchedulerContext(
                 resource.Name, resource.Capacity, runtime.TimeProvider.TimestampFrequency, runtime.Registry));
-            runtime.ConfigureResourceSemaphore(resource.Name, resource.Capacity, resource.MaxQueueLength, scheduler);
+            runtime.AddResource(
+                new Cicero.Resources.ResourceSemaphoreOptions
+                {
+                    Name = resource.Name,
+                    Capacity = resource.Capacity,
+                    MaxQueueLength = resource.MaxQueueLength,
+                    DropExpiredWaiters = resource.DropExpiredWaiters,
+                },
+                scheduler);
         }
 
         return runtime;

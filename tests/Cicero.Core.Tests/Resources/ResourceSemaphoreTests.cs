@@ -200,6 +200,38 @@ public class ResourceSemaphoreTests
         Assert.Equal(3, resource.InUse);
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void DropExpiredWaiters_WaiterPastItsDeadline_RefusedWhenItsTurnComes_NextOneServed(bool dropExpired)
+    {
+        var options = Options(1, 10);
+        options.DropExpiredWaiters = dropExpired;
+        var resource = new ResourceSemaphore(options, _registry, new FifoScheduler(), _clock);
+        var held = Completed(resource.AcquireAsync(Context("a")));
+        var doomed = resource.AcquireAsync(RequestContext.Start("b", _clock, TimeSpan.FromMilliseconds(10)));
+        var patient = resource.AcquireAsync(RequestContext.Start("c", _clock, TimeSpan.FromSeconds(10)));
+
+        _clock.Advance(TimeSpan.FromMilliseconds(20));
+        held.Dispose();
+
+        var refused = Completed(doomed);
+        if (dropExpired)
+        {
+            Assert.False(refused.IsAcquired);
+            Assert.Equal(DropReason.DeadlineInfeasible, refused.RejectionReason);
+            Assert.True(Completed(patient).IsAcquired, "the permit goes to the next waiter");
+        }
+        else
+        {
+            Assert.True(refused.IsAcquired);
+            Assert.False(patient.IsCompleted);
+        }
+
+        Assert.Equal(1, resource.InUse);
+        Assert.Equal(dropExpired ? 0 : 1, resource.QueueLength);
+    }
+
     [Fact]
     public void Scheduler_DecidesOrder_AndSeesCompletions()
     {

@@ -26,7 +26,7 @@ public sealed class ScenarioLoaderTests
     public void LoadEmbedded_EveryScenario_IsValidAndDescribed()
     {
         Assert.Equal(
-            ["c3-simulation", "cake-consolidation", "cassandra-ring", "hotspot", "low-latency", "performance-isolation", "quantile-knob"],
+            ["c3-simulation", "cake-consolidation", "cassandra-ring", "hotspot", "low-latency", "overload-10x", "performance-isolation", "quantile-knob"],
             ScenarioLoader.EmbeddedScenarioNames);
         foreach (var name in ScenarioLoader.EmbeddedScenarioNames)
         {

@@ -65,6 +65,7 @@ internal sealed class SimInstance
                 Capacity = spec.Capacity,
                 MaxQueueLength = spec.MaxQueueLength,
                 RunContinuationsAsynchronously = false,
+                DropExpiredWaiters = configuration.DropExpiredSubtasks,
             };
             ISubtaskScheduler resourceScheduler;
             if (IsCake(configuration) && cakeDisk is null && spec.Kind == ResourceKinds.Disk)
