@@ -60,6 +60,7 @@ internal static class StorageTopologyCommand
                 parse.GetValue(addresses), parse.GetValue(host), parse.GetValue(listen)!)));
         root.Subcommands.Add(TraceCommands.CreateImport(console, errors));
         root.Subcommands.Add(TraceCommands.CreateDeadline(console, errors));
+        root.Subcommands.Add(ReplayCommand.Create(console, errors));
         return root;
     }
 

@@ -16,7 +16,7 @@ namespace Cicero.Emulator.Live;
 /// Offers a scenario's workloads to the entry instances in real time (open loop at the generators' arrival times,
 /// closed loop with think times), records every outcome, and samples σ per tier and resource utilisation.
 /// </summary>
-internal sealed class LiveLoadGenerator
+internal sealed partial class LiveLoadGenerator
 {
     private static readonly TimeSpan SampleEvery = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan MinimumClientGap = TimeSpan.FromMilliseconds(1);
@@ -43,7 +43,7 @@ internal sealed class LiveLoadGenerator
         _busySums = [.. topology.Compiled.Services.Select(s => new double[s.Resources.Length * s.Instances])];
     }
 
-    public double WindowSeconds => _scenario.DurationSeconds - _scenario.WarmUpSeconds;
+    public double WindowSeconds => _replayWindow ?? (_scenario.DurationSeconds - _scenario.WarmUpSeconds);
 
     private double Elapsed => TimeProvider.System.GetElapsedTime(_start).TotalSeconds;
 
@@ -134,7 +134,7 @@ internal sealed class LiveLoadGenerator
             Scenario = _scenario.Name ?? string.Empty,
             Configuration = configuration,
             Seed = _scenario.Seed,
-            DurationSeconds = _scenario.DurationSeconds,
+            DurationSeconds = _replayWindow ?? _scenario.DurationSeconds,
             WarmUpSeconds = _scenario.WarmUpSeconds,
             EndSeconds = Elapsed,
             Events = 0,
@@ -204,7 +204,7 @@ internal sealed class LiveLoadGenerator
         var id = Interlocked.Increment(ref _nextId);
         var offeredAt = TimeProvider.System.GetTimestamp();
         var seconds = Elapsed;
-        var measured = seconds >= _scenario.WarmUpSeconds && seconds < _scenario.DurationSeconds;
+        var measured = seconds >= _scenario.WarmUpSeconds && (seconds < _scenario.DurationSeconds || _replayWindow is not null);
         _metrics.Offered(workflow.Index, (int)seconds, measured);
         var task = SendAsync(workflow, entry, new NodeRequest(workflow.Index, _topology.Plans.IdOf(workflow.Body), partition, -1, id), offeredAt, measured);
 

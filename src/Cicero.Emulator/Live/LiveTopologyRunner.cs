@@ -2,6 +2,7 @@
 
 using System.Globalization;
 using Cicero.Emulator.Scenarios;
+using Cicero.Emulator.Traces.Replay;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Emulator.Workloads;
 using Cicero.Grpc.Client;
@@ -34,12 +35,21 @@ public sealed class LiveTopologyRunner
     /// <param name="options">Addresses and hosting; everything on loopback in this process when <see langword="null"/>.</param>
     /// <exception cref="ScenarioValidationException">The scenario, configuration or addresses are invalid.</exception>
     public LiveTopologyRunner(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog? catalog = null, LiveRunnerOptions? options = null)
+        : this(scenario, configuration, catalog, options, replay: false)
+    {
+    }
+
+    private LiveTopologyRunner(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog? catalog, LiveRunnerOptions? options, bool replay)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(configuration);
         _catalog = catalog ?? PolicyCatalog.Default;
         _options = options ?? new LiveRunnerOptions();
-        var errors = ScenarioLoader.Validate(scenario, _catalog).ToList();
+
+        // A replay plan's scenario has no workloads (the trace is the load) and no configurations (one is given).
+        var errors = ScenarioLoader.Validate(scenario, _catalog)
+            .Where(e => !replay || !(e.Path.StartsWith("workloads", StringComparison.Ordinal) || e.Path.StartsWith("configurations", StringComparison.Ordinal)))
+            .ToList();
         errors.AddRange(new ScenarioValidator(_catalog).ValidateConfiguration(configuration, "configuration", scenario));
         errors.AddRange(ValidateAddresses(scenario, _options));
         if (errors.Count > 0)
@@ -72,7 +82,37 @@ public sealed class LiveTopologyRunner
     /// <param name="cancellationToken">Stops offering new requests.</param>
     /// <returns>The results over the measured window (σ and utilisation only of the instances hosted here).</returns>
     /// <exception cref="ConservationException">A request ended without an outcome.</exception>
-    public async Task<TopologyRunResult> RunAsync(CancellationToken cancellationToken = default)
+    public Task<TopologyRunResult> RunAsync(CancellationToken cancellationToken = default) =>
+        RunCoreAsync(driver => driver.RunAsync(cancellationToken));
+
+    /// <summary>
+    /// Replays a trace live: every instance a real gRPC server, the plan's requests offered in trace order, open loop at
+    /// their recorded times or closed loop with N clients. Service times come from the plan's per-workflow
+    /// distributions (the simulated replay can also apply each request's own costs).
+    /// </summary>
+    /// <param name="plan">The replay plan (<see cref="TraceReplayPlanner"/>).</param>
+    /// <param name="configuration">The Cicero configuration to run under.</param>
+    /// <param name="options">Open or closed loop; open loop at the recorded times when <see langword="null"/>.</param>
+    /// <param name="catalog">Where policies are found by name; the default catalog when <see langword="null"/>.</param>
+    /// <param name="cancellationToken">Stops offering requests.</param>
+    /// <returns>The results over the whole replay.</returns>
+    /// <exception cref="ScenarioValidationException">The plan's scenario or the configuration is invalid.</exception>
+    /// <exception cref="ConservationException">A request ended without an outcome.</exception>
+    public static Task<TopologyRunResult> ReplayAsync(
+        TraceReplayPlan plan, ConfigurationSpec configuration, LiveReplayOptions? options = null, PolicyCatalog? catalog = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        options ??= new LiveReplayOptions();
+        if (!(options.SpeedUp > 0 && double.IsFinite(options.SpeedUp)) || options.ClosedLoopClients is < 1)
+        {
+            throw new ArgumentException($"SpeedUp must be a positive number (was {options.SpeedUp}) and ClosedLoopClients at least 1 when set (was {options.ClosedLoopClients}).", nameof(options));
+        }
+
+        var runner = new LiveTopologyRunner(plan.Scenario, configuration, catalog, null, replay: true);
+        return runner.RunCoreAsync(driver => driver.ReplayAsync(plan, options, cancellationToken));
+    }
+
+    private async Task<TopologyRunResult> RunCoreAsync(Func<LiveLoadGenerator, Task> drive)
     {
         var topology = new LiveTopology(_scenario, _configuration, _catalog);
         var clients = new List<RpcChannel>();
@@ -92,7 +132,7 @@ public sealed class LiveTopologyRunner
             }
 
             var driver = new LiveLoadGenerator(_scenario, topology, entries, instances);
-            await driver.RunAsync(cancellationToken).ConfigureAwait(false);
+            await drive(driver).ConfigureAwait(false);
             return driver.BuildResult(_configuration.Name ?? "configuration");
         }
         finally

@@ -79,5 +79,6 @@ public static class SimulatedReplay
         Workflows = s.Workflows,
         Workloads = s.Workloads,
         Configurations = s.Configurations,
+        Faults = s.Faults,
     };
 }

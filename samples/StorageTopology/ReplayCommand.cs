@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.CommandLine;
+using System.Globalization;
+using Cicero.Emulator.Live;
+using Cicero.Emulator.Reports;
+using Cicero.Emulator.Scenarios;
+using Cicero.Emulator.Simulation.Topology;
+using Cicero.Emulator.Traces;
+using Cicero.Emulator.Traces.Importers;
+using Cicero.Emulator.Traces.Replay;
+using Cicero.Policies.Scheduling;
+using Spectre.Console;
+
+namespace Cicero.StorageTopology;
+
+/// <summary>The <c>replay</c> command: a trace replayed under baseline and rate control, in either runner, with the usual report.</summary>
+internal static class ReplayCommand
+{
+    public static Command Create(IAnsiConsole console, IAnsiConsole errors)
+    {
+        var trace = new Option<string?>("--trace", "-t") { Description = "A Cicero trace (e.g. written by 'import')." };
+        var format = new Option<string?>("--format", "-f") { Description = "Import on the fly instead: the public trace's format (" + string.Join(", ", TraceImport.Formats) + ")." };
+        var input = new Option<string?>("--input", "-i") { Description = "Import on the fly instead: the public trace file." };
+        var speedUp = new Option<double>("--speed-up") { Description = "Open loop: arrivals this many times faster than recorded.", DefaultValueFactory = _ => 1 };
+        var clients = new Option<int?>("--closed-loop") { Description = "Closed loop with this many clients, each sending the next request in trace order when its previous one ends." };
+        var runner = new Option<string>("--runner") { Description = "simulated or live.", DefaultValueFactory = _ => StorageTopologyCommand.Simulated };
+        runner.AcceptOnlyFromAmong(StorageTopologyCommand.Simulated, StorageTopologyCommand.Live);
+        var seed = new Option<int?>("--seed") { Description = "The run's seed." };
+        var output = new Option<string>("--output", "-o") { Description = "The report's folder.", DefaultValueFactory = _ => Path.Combine("results", "replay") };
+        var command = new Command(
+            "replay",
+            "Replays a trace on the default topology under 'baseline' (no rate control, FIFO, never drop early) and 'rc' (rate control, deadline-feasibility drops), open loop at the recorded times or closed loop, and writes the usual report.")
+        {
+            trace, format, input, speedUp, clients, runner, seed, output,
+        };
+        command.SetAction(parse => Run(
+            console,
+            errors,
+            parse.GetValue(trace),
+            parse.GetValue(format),
+            parse.GetValue(input),
+            parse.GetValue(speedUp),
+            parse.GetValue(clients),
+            parse.GetValue(runner)!,
+            parse.GetValue(seed),
+            parse.GetValue(output)!));
+        return command;
+    }
+
+    private static int Run(IAnsiConsole console, IAnsiConsole errors, string? trace, string? format, string? input, double speedUp, int? clients, string runner, int? seed, string output)
+    {
+        Func<IEnumerable<TraceRequest>> source;
+        try
+        {
+            source = (trace, format, input) switch
+            {
+                ({ } path, null, null) => () => TraceReader.ReadFile(path),
+                (null, { } f, { } i) => ImportSource(f, i),
+                _ => throw new ArgumentException("Give either --trace FILE, or --format F and --input FILE to import a public trace on the fly."),
+            };
+            if (!(speedUp > 0 && double.IsFinite(speedUp)) || clients is < 1)
+            {
+                throw new ArgumentException("--speed-up must be a positive number and --closed-loop at least 1.");
+            }
+        }
+        catch (ArgumentException ex)
+        {
+            errors.MarkupLine("[red]Invalid options.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.InvalidCommandLine;
+        }
+
+        ConfigurationSpec[] configurations =
+        [
+            new() { Name = "baseline", RateControl = false, Scheduler = SubtaskSchedulerNames.Fifo, DropPolicy = "never" },
+            new() { Name = "rc" },
+        ];
+        var started = TimeProvider.System.GetTimestamp();
+        var results = new List<TopologyRunResult>();
+        TraceReplayPlan plan;
+        try
+        {
+            plan = TraceReplayPlanner.Create(source());
+            console.MarkupLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"Replaying {plan.RequestCount:N0} requests of {plan.Workflows.Count} workflows, {(clients is { } n ? $"closed loop with {n} clients" : $"open loop at {speedUp:0.##}x")}, {runner}."));
+            foreach (var configuration in configurations)
+            {
+                results.Add(runner == StorageTopologyCommand.Live
+                    ? LiveTopologyRunner.ReplayAsync(plan, configuration, new LiveReplayOptions { ClosedLoopClients = clients, SpeedUp = speedUp }).GetAwaiter().GetResult()
+                    : SimulatedReplay.Run(plan, configuration, new SimulatedReplayOptions { ClosedLoopClients = clients ?? 0, SpeedUp = speedUp, Seed = seed }));
+                console.WriteLine($"{configuration.Name}: done");
+            }
+        }
+        catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
+        {
+            errors.MarkupLine("[red]Cannot read the trace.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.InvalidTrace;
+        }
+        catch (ConservationException ex)
+        {
+            errors.MarkupLine("[red]A run failed its conservation check.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.RunFailed;
+        }
+
+        try
+        {
+            var files = ReportWriter.Write(results, output, new ReportOptions { Scenario = plan.Scenario });
+            console.Write(ResultTable.Build(results));
+            console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Ran in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
+            console.WriteLine("Report: " + files.Html);
+            return ExitCodes.Success;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            errors.MarkupLine("[red]Cannot write the report.[/]");
+            errors.WriteLine(ex.Message);
+            return ExitCodes.ReportFailed;
+        }
+    }
+
+    private static Func<IEnumerable<TraceRequest>> ImportSource(string format, string input)
+    {
+        var importer = TraceImport.GetImporter(format);
+        return () => TraceImport.ReadFile(importer, input);
+    }
+}
