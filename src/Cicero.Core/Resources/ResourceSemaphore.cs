@@ -371,10 +371,11 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
                 waiter.IsQueued = false;
                 _usage.ChangeWaiting(ticket.Workflow.Index, -1, now);
                 waited = now - ticket.EnqueuedAt;
-                if (_dropExpired && ticket.DeadlineTimestamp <= now)
+                if (_dropExpired && ticket.DeadlineTimestamp != long.MaxValue && !CanFinishInTime(ticket, now))
                 {
-                    // Its caller has given up: refuse it and keep the permit for the next waiter. The scheduler hears
-                    // of it as a sub-task that took no time, so its accounting stays balanced.
+                    // Its caller has given up, or will have before this sub-task ends: refuse it and keep the permit
+                    // for the next waiter. The scheduler hears of it as a sub-task that took no time, so its
+                    // accounting stays balanced.
                     _scheduler.OnCompleted(new SubtaskCompletion(ticket.Workflow, ticket.Context, ticket.Cost, ticket.SubtaskType, TimeSpan.Zero));
                     RecordRejection(DropReason.DeadlineInfeasible);
                     lease = SubtaskLease.Rejected(DropReason.DeadlineInfeasible);
@@ -397,6 +398,21 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
 
             waiter.SetResult(lease);
         }
+    }
+
+    /// <summary>
+    /// Whether the sub-task, started now, ends by its request's deadline on this resource's mean service time for its
+    /// workflow and type (just whether the deadline has not passed while there is no estimate yet).
+    /// </summary>
+    private bool CanFinishInTime(in SubtaskTicket ticket, long now)
+    {
+        if (ticket.DeadlineTimestamp <= now)
+        {
+            return false;
+        }
+
+        var service = _usage.GetServiceTime(ticket.Workflow.Index, ticket.SubtaskType);
+        return service is not { } mean || now + (long)(mean.TotalSeconds * _timeProvider.TimestampFrequency) <= ticket.DeadlineTimestamp;
     }
 
     private SubtaskLease GrantLocked(WorkflowSlot workflow, RequestContext context, int subtaskType, long now, double cost)

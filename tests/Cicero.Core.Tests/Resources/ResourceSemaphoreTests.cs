@@ -233,6 +233,27 @@ public class ResourceSemaphoreTests
     }
 
     [Fact]
+    public void DropExpiredWaiters_WaiterThatCannotFinishByItsDeadline_RefusedBeforeItPasses()
+    {
+        var options = Options(1, 10);
+        options.DropExpiredWaiters = true;
+        var resource = new ResourceSemaphore(options, _registry, new FifoScheduler(), _clock);
+        var warmUp = Completed(resource.AcquireAsync(Context("a")));
+        _clock.Advance(TimeSpan.FromMilliseconds(20));
+        warmUp.Dispose();
+        var held = Completed(resource.AcquireAsync(Context("a")));
+
+        // Workflow a's sub-tasks take 20 ms here; 15 ms before its deadline there is no time left for one.
+        var tooLate = resource.AcquireAsync(RequestContext.Start("a", _clock, TimeSpan.FromMilliseconds(35)));
+        var inTime = resource.AcquireAsync(RequestContext.Start("a", _clock, TimeSpan.FromMilliseconds(60)));
+        _clock.Advance(TimeSpan.FromMilliseconds(20));
+        held.Dispose();
+
+        Assert.Equal(DropReason.DeadlineInfeasible, Completed(tooLate).RejectionReason);
+        Assert.True(Completed(inTime).IsAcquired);
+    }
+
+    [Fact]
     public void Scheduler_DecidesOrder_AndSeesCompletions()
     {
         var scheduler = new LastInFirstOutScheduler();

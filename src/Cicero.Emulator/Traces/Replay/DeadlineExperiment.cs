@@ -36,9 +36,9 @@ public static class DeadlineExperiment
     public static IList<ConfigurationSpec> DefaultConfigurations() =>
     [
         new ConfigurationSpec { Name = DefaultNames[0], RateControl = false, Scheduler = SubtaskSchedulerNames.Fifo, DropPolicy = DropPolicies.Never },
-        new ConfigurationSpec { Name = DefaultNames[1], Scheduler = SubtaskSchedulerNames.Fifo },
-        new ConfigurationSpec { Name = DefaultNames[2], Scheduler = SubtaskSchedulerNames.EarliestDeadlineFirst },
-        new ConfigurationSpec { Name = DefaultNames[3], Scheduler = SubtaskSchedulerNames.LeastSlackTimeFirst },
+        new ConfigurationSpec { Name = DefaultNames[1], Scheduler = SubtaskSchedulerNames.Fifo, DropExpiredSubtasks = true },
+        new ConfigurationSpec { Name = DefaultNames[2], Scheduler = SubtaskSchedulerNames.EarliestDeadlineFirst, DropExpiredSubtasks = true },
+        new ConfigurationSpec { Name = DefaultNames[3], Scheduler = SubtaskSchedulerNames.LeastSlackTimeFirst, DropExpiredSubtasks = true },
     ];
 
     /// <summary>
