@@ -143,6 +143,11 @@ internal sealed class LiveInstance : IAsyncDisposable
 
     public async ValueTask DisposeAsync()
     {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
         foreach (var group in _groups.Values)
         {
             group.Dispose();
@@ -263,6 +268,7 @@ internal sealed class LiveInstance : IAsyncDisposable
                 }
 
                 group = GroupOf(step, groupStart);
+                RefreshDown(group, target.Index);
                 var pick = await group.PickAsync(cancellationToken).ConfigureAwait(false);
                 if (!pick.Succeeded)
                 {
@@ -304,6 +310,7 @@ internal sealed class LiveInstance : IAsyncDisposable
                 if (group is not null)
                 {
                     Feedback(group, chosen!, call, TimeProvider.System.GetElapsedTime(started));
+                    TrackReachability(target.Index, instance, call);
                 }
             }
         }
@@ -312,6 +319,46 @@ internal sealed class LiveInstance : IAsyncDisposable
             connection.Dispose();
         }
     }
+
+    /// <summary>
+    /// A replica whose connection was refused is skipped for a back-off (250 ms, doubling to 5 s while it stays
+    /// unreachable), then tried again by real calls, as Cicero.Grpc's balancer does; one that answers is reset.
+    /// </summary>
+    private void TrackReachability(int service, int instance, AsyncUnaryCall<NodeRequest> call)
+    {
+        var status = call.ResponseAsync.Status == TaskStatus.RanToCompletion ? StatusCode.OK : call.GetStatus().Code;
+        var key = (service, instance);
+        if (status != StatusCode.Unavailable)
+        {
+            _unreachable.TryRemove(key, out _);
+            return;
+        }
+
+        var now = TimeProvider.System.GetTimestamp();
+        _unreachable.AddOrUpdate(
+            key,
+            _ => (now + ToTimestamp(MinBackoff), MinBackoff),
+            (_, previous) =>
+            {
+                var next = previous.Backoff * 2 > MaxBackoff ? MaxBackoff : previous.Backoff * 2;
+                return (now + ToTimestamp(next), next);
+            });
+    }
+
+    private void RefreshDown(ReplicaGroup group, int service)
+    {
+        var now = TimeProvider.System.GetTimestamp();
+        foreach (var replica in group.Replicas)
+        {
+            var down = _unreachable.TryGetValue((service, int.Parse(replica.Id, CultureInfo.InvariantCulture)), out var state) && state.Until > now;
+            if (replica.IsDown != down)
+            {
+                group.SetDown(replica.Id, down);
+            }
+        }
+    }
+
+    private static long ToTimestamp(TimeSpan span) => (long)(span.TotalSeconds * TimeProvider.System.TimestampFrequency);
 
     private static void Feedback(ReplicaGroup group, ReplicaState replica, AsyncUnaryCall<NodeRequest> call, TimeSpan responseTime)
     {
@@ -359,11 +406,30 @@ internal sealed class LiveInstance : IAsyncDisposable
         return group;
     });
 
+    private static readonly TimeSpan MinBackoff = TimeSpan.FromMilliseconds(250);
+    private static readonly TimeSpan MaxBackoff = TimeSpan.FromSeconds(5);
+    private readonly System.Collections.Concurrent.ConcurrentDictionary<(int Service, int Instance), (long Until, TimeSpan Backoff)> _unreachable = new();
+    private int _disposed;
+
+    /// <summary>Gets or sets the service-time factor of an injected <c>slow</c> fault; 1 without one.</summary>
+    public double FaultFactor { get; set; } = 1;
+
+    /// <summary>Kills the instance: its server stops at once, aborting the calls it serves (an injected <c>kill</c>).</summary>
+    public async Task KillAsync()
+    {
+        if (_app is not null)
+        {
+            await _app.StopAsync(new CancellationToken(canceled: true)).ConfigureAwait(false);
+        }
+
+        await DisposeAsync().ConfigureAwait(false);
+    }
+
     private TimeSpan Sample(TimeDistribution distribution)
     {
         lock (_randomLock)
         {
-            return TimeSpan.FromSeconds(distribution.SampleSeconds(_random));
+            return TimeSpan.FromSeconds(distribution.SampleSeconds(_random) * FaultFactor);
         }
     }
 

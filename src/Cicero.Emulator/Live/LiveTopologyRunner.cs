@@ -132,7 +132,19 @@ public sealed class LiveTopologyRunner
             }
 
             var driver = new LiveLoadGenerator(_scenario, topology, entries, instances);
+            using var stopFaults = new CancellationTokenSource();
+            var faults = new LiveFaults(topology, _configuration, _scenario.Faults ?? [], instances, addresses, SeedStreams.Derive(_scenario.Seed, SeedStreams.Routing))
+                .RunAsync(stopFaults.Token);
             await drive(driver).ConfigureAwait(false);
+            await stopFaults.CancelAsync().ConfigureAwait(false);
+            try
+            {
+                await faults.ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                // The run ended before a fault did; the instances stop below whatever state they are in.
+            }
             return driver.BuildResult(_configuration.Name ?? "configuration");
         }
         finally
