@@ -30,6 +30,18 @@ public static class CiceroBuilderExtensions
         return builder;
     }
 
+    /// <summary>Adds a resource with every option (for example <see cref="CiceroResourceOptions.DropExpiredWaiters"/>).</summary>
+    /// <param name="builder">The builder.</param>
+    /// <param name="options">The resource's options; validated at start-up with the rest.</param>
+    /// <returns>The builder.</returns>
+    public static ICiceroBuilder AddResource(this ICiceroBuilder builder, CiceroResourceOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(builder);
+        ArgumentNullException.ThrowIfNull(options);
+        builder.Services.Configure<CiceroGrpcOptions>(o => o.Resources.Add(options));
+        return builder;
+    }
+
     /// <summary>Adds a downstream service that this one calls; get its call invoker from <see cref="CiceroDownstreams"/>.</summary>
     /// <param name="builder">The builder.</param>
     /// <param name="name">The service's name.</param>
