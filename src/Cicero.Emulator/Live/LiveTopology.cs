@@ -19,7 +19,7 @@ internal sealed class LiveTopology
     {
         Compiled = CompiledScenario.Compile(scenario);
         Plans = new PlanIndex(Compiled);
-        Catalog = catalog;
+        Catalog = configuration.Policies(catalog);
         RpcTimeout = TimeSpan.FromMilliseconds((scenario.Network ?? new NetworkSpec()).RpcTimeoutMs);
         foreach (var workflow in Compiled.Workflows)
         {

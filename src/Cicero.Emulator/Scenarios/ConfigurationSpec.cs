@@ -67,6 +67,21 @@ public sealed class ConfigurationSpec
     public bool DropExpiredSubtasks { get; set; }
 
     /// <summary>
+    /// Gets or sets the largest fraction of a workflow's rate the <c>bottleneck-fairness</c> policy may cut in one
+    /// control interval (<c>BottleneckFairnessOptions.MaxDecrease</c>); <see langword="null"/> cuts to the fair share
+    /// at once, as Algorithm 4 is written.
+    /// </summary>
+    public double? RateDecreaseLimit { get; set; }
+
+    /// <summary>The policies this configuration runs with: <paramref name="catalog"/>, with its own bottleneck fairness when it limits the cut.</summary>
+    internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog) =>
+        RateDecreaseLimit is { } limit
+            ? Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
+                .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(new() { MaxDecrease = limit }))
+                .Build()
+            : catalog;
+
+    /// <summary>
     /// Gets or sets the most tokens each of C3's per-replica rate limiters holds (<c>CubicRateOptions.MaxTokens</c>);
     /// the library's default (10) when omitted. A caller whose demand per replica is a few requests per 20 ms window
     /// (a Cassandra coordinator) starves on 10 tokens: its limit hovers at its demand and Poisson bursts back up.

@@ -177,6 +177,11 @@ internal sealed partial class ScenarioValidator
             ReplicaSelector(path + ".replicaSelector", configuration.ReplicaSelector);
         }
 
+        if (configuration.RateDecreaseLimit is { } limit && !(limit > 0 && limit <= 1))
+        {
+            Error(path + ".rateDecreaseLimit", $"must be in (0, 1], was {F(limit)}");
+        }
+
         if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))
         {
             Error(path + ".c3MaxTokens", $"must be >= 1, was {F(tokens)}");

@@ -28,6 +28,14 @@ public sealed class BottleneckFairnessOptions
     /// <value>1 request/s.</value>
     public double MinimumRate { get; set; } = 1;
 
+    /// <summary>
+    /// Gets or sets the largest fraction of a workflow's rate one interval may cut when a resource is a bottleneck.
+    /// Algorithm 4 cuts σ by the ratio of fair to current load at once (1, the default); a smaller value makes the
+    /// cut gradual, which keeps a small resource busier under a flood than the sawtooth of deep cuts and ramps does.
+    /// </summary>
+    /// <value>1: no limit, as the algorithm is written.</value>
+    public double MaxDecrease { get; set; } = 1;
+
     internal BottleneckFairnessOptions Clone() => (BottleneckFairnessOptions)MemberwiseClone();
 
     internal void Validate()
@@ -45,6 +53,11 @@ public sealed class BottleneckFairnessOptions
         if (!(MinimumRate > 0) || !double.IsFinite(MinimumRate))
         {
             throw new ArgumentOutOfRangeException(nameof(MinimumRate), MinimumRate, "The minimum rate must be a positive, finite rate (requests/s).");
+        }
+
+        if (!(MaxDecrease > 0 && MaxDecrease <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxDecrease), MaxDecrease, "The largest cut per interval must be a fraction in (0, 1].");
         }
     }
 }

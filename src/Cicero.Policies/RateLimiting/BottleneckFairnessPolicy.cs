@@ -35,6 +35,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _probe;
     private readonly double _initialRate;
     private readonly double _minimumRate;
+    private readonly double _smallestRatio;
     private double[] _loads = [];
     private double[] _shares = [];
 
@@ -48,6 +49,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         _probe = options.ProbeFactor;
         _initialRate = options.InitialRate;
         _minimumRate = options.MinimumRate;
+        _smallestRatio = 1 - options.MaxDecrease;
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -160,7 +162,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             }
 
             // Lines 11-15: ratio = fair load ÷ current load.
-            var ratio = shares[j] / loads[j];
+            var ratio = Math.Max(shares[j] / loads[j], _smallestRatio);
             localRates[j] = Math.Max(_minimumRate, ratio >= 1 ? sigma + _probe : sigma * ratio);
         }
     }

@@ -23,6 +23,36 @@ public sealed class PolicyCatalogBuilder
     private readonly Dictionary<string, DropPolicyFactory> _dropPolicies = new(StringComparer.OrdinalIgnoreCase);
     private readonly Dictionary<string, ReplicaSelectorFactory> _replicaSelectors = new(StringComparer.OrdinalIgnoreCase);
 
+    /// <summary>Creates a builder holding every policy of <paramref name="catalog"/>, to replace or add some.</summary>
+    /// <param name="catalog">The catalog to start from.</param>
+    /// <returns>The builder.</returns>
+    public static PolicyCatalogBuilder From(PolicyCatalog catalog)
+    {
+        ArgumentNullException.ThrowIfNull(catalog);
+        var builder = new PolicyCatalogBuilder();
+        foreach (var name in catalog.SchedulerNames)
+        {
+            builder.AddScheduler(catalog.GetScheduler(name));
+        }
+
+        foreach (var name in catalog.RateLimitPolicyNames)
+        {
+            builder.AddRateLimitPolicy(catalog.GetRateLimitPolicy(name));
+        }
+
+        foreach (var name in catalog.DropPolicyNames)
+        {
+            builder.AddDropPolicy(catalog.GetDropPolicy(name));
+        }
+
+        foreach (var name in catalog.ReplicaSelectorNames)
+        {
+            builder.AddReplicaSelector(catalog.GetReplicaSelector(name));
+        }
+
+        return builder;
+    }
+
     /// <summary>Creates a builder with every built-in policy registered with default options.</summary>
     /// <returns>The builder; add or replace policies before building.</returns>
     public static PolicyCatalogBuilder CreateDefault() => new PolicyCatalogBuilder()

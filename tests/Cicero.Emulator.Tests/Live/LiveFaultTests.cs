@@ -52,10 +52,10 @@ public sealed class LiveFaultTests(Xunit.Abstractions.ITestOutputHelper output)
         Assert.True(read.Failed > 0, "the kill failed no call: the fault did not happen");
         Assert.True(read.Failed <= read.Offered / 10, $"{read.Failed} of {read.Offered} failed");
 
-        // After the first second of the kill only back-off probes fail (without the back-off about 15% of these calls
-        // failed: the selector kept picking the dead replica).
-        var whileDown = Enumerable.Range(KillAt + 1, RestartAt - KillAt - 1).Select(s => seconds[s]).ToList();
-        Assert.True(whileDown.Sum(b => b.Failed) <= 0.05 * whileDown.Sum(b => b.Offered), $"{whileDown.Sum(b => b.Failed)} failed while bs-1 was down");
+        // Two seconds into the kill only back-off probes fail, a few calls each second or two (without the back-off
+        // about 20-30 calls failed every second: the selector kept picking the dead replica).
+        var lateDown = Enumerable.Range(KillAt + 2, RestartAt - KillAt - 2).Sum(s => seconds[s].Failed);
+        Assert.True(lateDown <= 15, $"{lateDown} failed in seconds {KillAt + 2}-{RestartAt - 1}, while bs-1 was down");
 
         // Two seconds after the kill, while bs-1 is still down, and after its restart, nearly everything completes.
         foreach (var second in new[] { KillAt + 2, KillAt + 3, RestartAt + 1, RestartAt + 2 })

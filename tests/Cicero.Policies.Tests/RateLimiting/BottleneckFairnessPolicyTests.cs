@@ -83,6 +83,23 @@ public class BottleneckFairnessPolicyTests
     }
 
     [Fact]
+    public void ComputeLocalRates_MaxDecrease_LimitsTheCutPerInterval()
+    {
+        // The same overload as above: the fair cut would halve the aggressive workflow's rate (90 -> 45).
+        var inputs = new RateInputsBuilder().Resource("cpu", 10)
+            .Workflow("aggressive", current: 90, loads: [16])
+            .Workflow("light", current: 20, loads: [2])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { MaxDecrease = 0.05 }), inputs);
+
+        Assert.Equal(90 * 0.95, rates[0], 9);
+        Assert.Equal(30, rates[1]);
+        Assert.Throws<ArgumentOutOfRangeException>(() => new BottleneckFairnessPolicy(new BottleneckFairnessOptions { MaxDecrease = 0 }));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new BottleneckFairnessPolicy(new BottleneckFairnessOptions { MaxDecrease = 1.5 }));
+    }
+
+    [Fact]
     public void ComputeLocalRates_BottleneckedNeverLimited_CutsFromMeasuredRate()
     {
         var inputs = new RateInputsBuilder().Resource("cpu", 10)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Registration;
 using Cicero.Policies.Scheduling;
 using Cicero.RateAdaptation;
@@ -77,5 +78,20 @@ public class PolicyCatalogTests
             .Create(new RateLimitPolicyContext(_registry, TimeSpan.FromMilliseconds(100)));
 
         Assert.IsType<Cicero.Policies.RateLimiting.BottleneckFairnessPolicy>(policy);
+    }
+
+    [Fact]
+    public void From_CopiesEveryPolicy_AndLetsOneBeReplaced()
+    {
+        var factory = BottleneckFairnessPolicy.CreateFactory(new BottleneckFairnessOptions { MaxDecrease = 0.1 });
+
+        var catalog = PolicyCatalogBuilder.From(PolicyCatalog.Default).ReplaceRateLimitPolicy(factory).Build();
+
+        Assert.Equal(PolicyCatalog.Default.SchedulerNames, catalog.SchedulerNames);
+        Assert.Equal(PolicyCatalog.Default.RateLimitPolicyNames, catalog.RateLimitPolicyNames);
+        Assert.Equal(PolicyCatalog.Default.DropPolicyNames, catalog.DropPolicyNames);
+        Assert.Equal(PolicyCatalog.Default.ReplicaSelectorNames, catalog.ReplicaSelectorNames);
+        Assert.Same(factory, catalog.GetRateLimitPolicy(RateLimitPolicies.BottleneckFairness));
+        Assert.NotSame(factory, PolicyCatalog.Default.GetRateLimitPolicy(RateLimitPolicies.BottleneckFairness));
     }
 }

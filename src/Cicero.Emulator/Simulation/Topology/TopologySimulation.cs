@@ -67,7 +67,7 @@ public sealed partial class TopologySimulation
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(configuration);
-        Catalog = catalog ?? PolicyCatalog.Default;
+        Catalog = configuration.Policies(catalog ?? PolicyCatalog.Default);
         _replay = replay;
         var errors = ScenarioLoader.Validate(scenario, Catalog).ToList();
         if (replay is not null)
