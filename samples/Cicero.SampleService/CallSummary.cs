@@ -22,7 +22,7 @@ public sealed class CallSummary
     /// <summary>Gets the last OK call's progress trailer b, if it carried one: service seconds and load.</summary>
     public (double ServiceSeconds, double Load)? LastProgress { get; private set; }
 
-    /// <summary>Gets the instance that served the last OK call (<c>cicero-instance</c> trailer).</summary>
+    /// <summary>Gets the instance that served the last OK call (from the <c>cicero-result-bin</c> trailer).</summary>
     public string? LastInstance { get; private set; }
 
     /// <summary>Gets the slowest call's duration.</summary>

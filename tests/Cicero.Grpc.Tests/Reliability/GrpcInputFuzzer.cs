@@ -64,8 +64,8 @@ internal sealed class GrpcInputFuzzer
     private static readonly string[] OddHeaderNames =
     [
         "te", "grpc-encoding", "grpc-accept-encoding", "grpc-status", "grpc-message", "user-agent", ":authority",
-        "content-length", "host", "x-Mixed-Case", "x-custom-bin", "cicero-progress-bin", "cicero-feedback-bin",
-        "cicero-drop-reason", "cicero-rate-token", "cicero-instance", "-bin", "x",
+        "content-length", "host", "x-Mixed-Case", "x-custom-bin", "cicero-result-bin", "cicero-ctx-bin",
+        "cicero-drop-reason", "cicero-rate-token", "cicero-caller", "-bin", "x",
     ];
 
     private static readonly string[] ExtremeTimeouts = ["99999999H", "99999999M", "99999999S", "99999999m", "99999999u", "99999999n", "0n", "0S", "1n", "00000000H"];
