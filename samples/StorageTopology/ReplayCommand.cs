@@ -50,24 +50,17 @@ internal static class ReplayCommand
 
     private static int Run(IAnsiConsole console, IAnsiConsole errors, string? trace, string? format, string? input, double speedUp, int? clients, string runner, int? seed, string output)
     {
-        Func<IEnumerable<TraceRequest>> source;
-        try
-        {
-            source = (trace, format, input) switch
-            {
-                ({ } path, null, null) => () => TraceReader.ReadFile(path),
-                (null, { } f, { } i) => ImportSource(f, i),
-                _ => throw new ArgumentException("Give either --trace FILE, or --format F and --input FILE to import a public trace on the fly."),
-            };
-            if (!(speedUp > 0 && double.IsFinite(speedUp)) || clients is < 1)
-            {
-                throw new ArgumentException("--speed-up must be a positive number and --closed-loop at least 1.");
-            }
-        }
-        catch (ArgumentException ex)
+        if (!TraceSource.TryCreate(trace, format, input, out var source, out _, out var problem))
         {
             errors.MarkupLine("[red]Invalid options.[/]");
-            errors.WriteLine(ex.Message);
+            errors.WriteLine(problem!);
+            return ExitCodes.InvalidCommandLine;
+        }
+
+        if (!(speedUp > 0 && double.IsFinite(speedUp)) || clients is < 1)
+        {
+            errors.MarkupLine("[red]Invalid options.[/]");
+            errors.WriteLine("--speed-up must be a positive number and --closed-loop at least 1.");
             return ExitCodes.InvalidCommandLine;
         }
 
@@ -81,7 +74,7 @@ internal static class ReplayCommand
         TraceReplayPlan plan;
         try
         {
-            plan = TraceReplayPlanner.Create(source());
+            plan = TraceReplayPlanner.Create(source!());
             console.MarkupLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"Replaying {plan.RequestCount:N0} requests of {plan.Workflows.Count} workflows, {(clients is { } n ? $"closed loop with {n} clients" : $"open loop at {speedUp:0.##}x")}, {runner}."));
@@ -120,11 +113,5 @@ internal static class ReplayCommand
             errors.WriteLine(ex.Message);
             return ExitCodes.ReportFailed;
         }
-    }
-
-    private static Func<IEnumerable<TraceRequest>> ImportSource(string format, string input)
-    {
-        var importer = TraceImport.GetImporter(format);
-        return () => TraceImport.ReadFile(importer, input);
     }
 }

@@ -81,7 +81,7 @@ internal static class TraceCommands
     private static int Deadline(IAnsiConsole console, IAnsiConsole errors, DeadlineSettings settings)
     {
         if (!TryParseLevels(settings.Loads, settings.ClosedLoop, out var levels, out var problem)
-            || !TrySource(settings, out var source, out var title, out problem))
+            || !TraceSource.TryCreate(settings.Trace, settings.Format, settings.Input, out var source, out var title, out problem))
         {
             errors.MarkupLine("[red]Invalid options.[/]");
             errors.WriteLine(problem!);
@@ -152,48 +152,6 @@ internal static class TraceCommands
 
         problem = levels.Count == 0 ? "--loads: give at least one load level, e.g. 2,8,16,24." : null;
         return problem is null;
-    }
-
-    private static bool TrySource(DeadlineSettings settings, out Func<IEnumerable<TraceRequest>>? source, out string? title, out string? problem)
-    {
-        source = null;
-        title = null;
-        problem = null;
-        var importing = settings.Format is not null || settings.Input is not null;
-        if ((settings.Trace is not null) == importing)
-        {
-            problem = "Give either --trace FILE, or --format F and --input FILE to import a public trace on the fly.";
-            return false;
-        }
-
-        if (settings.Trace is { } tracePath)
-        {
-            source = () => TraceReader.ReadFile(tracePath);
-            title = Path.GetFileName(tracePath);
-            return true;
-        }
-
-        if (settings.Format is null || settings.Input is null)
-        {
-            problem = "--format and --input go together.";
-            return false;
-        }
-
-        ITraceImporter importer;
-        try
-        {
-            importer = TraceImport.GetImporter(settings.Format);
-        }
-        catch (ArgumentException ex)
-        {
-            problem = ex.Message;
-            return false;
-        }
-
-        var input = settings.Input;
-        source = () => TraceImport.ReadFile(importer, input);
-        title = $"{Path.GetFileName(input)} ({settings.Format})";
-        return true;
     }
 
     private sealed record DeadlineSettings(
