@@ -20,8 +20,6 @@ public static class DeadlineReportWriter
     /// <summary>The HTML file's name.</summary>
     public const string HtmlFileName = "deadline.html";
 
-    private static readonly UTF8Encoding Utf8 = new(encoderShouldEmitUTF8Identifier: false);
-
     /// <summary>Writes the files into <paramref name="directory"/>, creating it if needed.</summary>
     /// <param name="result">The experiment's result.</param>
     /// <param name="directory">The output folder.</param>
@@ -39,14 +37,14 @@ public static class DeadlineReportWriter
 
         var folder = Path.GetFullPath(directory);
         Directory.CreateDirectory(folder);
-        var csv = WriteText(folder, "deadline.csv", Csv(result));
-        var json = WriteText(folder, "deadline.json", Json(result, title));
+        var csv = ReportWriter.WriteText(folder, "deadline.csv", Csv(result));
+        var json = ReportWriter.WriteText(folder, "deadline.json", Json(result, title));
         var figure = Chart(result);
         var svg = new SvgCanvas(FigureRenderer.Width, FigureRenderer.Height, figure.Title);
         FigureRenderer.Render(figure, svg);
         var png = Path.Combine(folder, figure.Id + ".png");
         File.WriteAllBytes(png, ReportWriter.RenderPng(figure));
-        var html = WriteText(folder, HtmlFileName, Html(result, title, svg.Complete()));
+        var html = ReportWriter.WriteText(folder, HtmlFileName, Html(result, title, svg.Complete()));
         return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = [csv], Png = [png] };
     }
 
@@ -96,7 +94,7 @@ public static class DeadlineReportWriter
             writer.WriteEndObject();
         }
 
-        return Utf8.GetString(stream.ToArray());
+        return Encoding.UTF8.GetString(stream.ToArray());
     }
 
     private static Figure Chart(DeadlineExperimentResult result)
@@ -149,11 +147,4 @@ public static class DeadlineReportWriter
     }
 
     private static string E(string value) => WebUtility.HtmlEncode(value);
-
-    private static string WriteText(string folder, string name, string text)
-    {
-        var path = Path.Combine(folder, name);
-        File.WriteAllText(path, text, Utf8);
-        return path;
-    }
 }

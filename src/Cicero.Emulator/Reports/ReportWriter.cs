@@ -97,7 +97,7 @@ public static class ReportWriter
         return PngEncoder.Encode(image);
     }
 
-    private static string WriteText(string folder, string name, string text)
+    internal static string WriteText(string folder, string name, string text)
     {
         var path = Path.Combine(folder, name);
         File.WriteAllText(path, text, Utf8);
