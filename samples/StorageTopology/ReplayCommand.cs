@@ -52,16 +52,12 @@ internal static class ReplayCommand
     {
         if (!TraceSource.TryCreate(trace, format, input, out var source, out _, out var problem))
         {
-            errors.MarkupLine("[red]Invalid options.[/]");
-            errors.WriteLine(problem!);
-            return ExitCodes.InvalidCommandLine;
+            return CommandErrors.Report(errors, "Invalid options.", problem!, ExitCodes.InvalidCommandLine);
         }
 
         if (!(speedUp > 0 && double.IsFinite(speedUp)) || clients is < 1)
         {
-            errors.MarkupLine("[red]Invalid options.[/]");
-            errors.WriteLine("--speed-up must be a positive number and --closed-loop at least 1.");
-            return ExitCodes.InvalidCommandLine;
+            return CommandErrors.Report(errors, "Invalid options.", "--speed-up must be a positive number and --closed-loop at least 1.", ExitCodes.InvalidCommandLine);
         }
 
         ConfigurationSpec[] configurations =
@@ -88,15 +84,11 @@ internal static class ReplayCommand
         }
         catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
         {
-            errors.MarkupLine("[red]Cannot read the trace.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.InvalidTrace;
+            return CommandErrors.Report(errors, "Cannot read the trace.", ex.Message, ExitCodes.InvalidTrace);
         }
         catch (ConservationException ex)
         {
-            errors.MarkupLine("[red]A run failed its conservation check.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.RunFailed;
+            return CommandErrors.Report(errors, "A run failed its conservation check.", ex.Message, ExitCodes.RunFailed);
         }
 
         try
@@ -109,9 +101,7 @@ internal static class ReplayCommand
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            errors.MarkupLine("[red]Cannot write the report.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.ReportFailed;
+            return CommandErrors.Report(errors, "Cannot write the report.", ex.Message, ExitCodes.ReportFailed);
         }
     }
 }

@@ -84,9 +84,7 @@ internal static class StorageTopologyCommand
         }
         catch (ScenarioValidationException ex)
         {
-            errors.MarkupLine("[red]Cannot host the scenario's instances.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.InvalidScenario;
+            return CommandErrors.Report(errors, "Cannot host the scenario's instances.", ex.Message, ExitCodes.InvalidScenario);
         }
     }
 
@@ -122,9 +120,7 @@ internal static class StorageTopologyCommand
         }
         catch (Exception ex) when (ex is ScenarioValidationException or FileNotFoundException or IOException or UnauthorizedAccessException)
         {
-            errors.MarkupLine("[red]Cannot run the scenario.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.InvalidScenario;
+            return CommandErrors.Report(errors, "Cannot run the scenario.", ex.Message, ExitCodes.InvalidScenario);
         }
 
         LiveRunnerOptions? liveOptions = null;
@@ -136,9 +132,7 @@ internal static class StorageTopologyCommand
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Text.Json.JsonException)
             {
-                errors.MarkupLine("[red]Cannot read the addresses.[/]");
-                errors.WriteLine(ex.Message);
-                return ExitCodes.InvalidAddresses;
+                return CommandErrors.Report(errors, "Cannot read the addresses.", ex.Message, ExitCodes.InvalidAddresses);
             }
 
             if (settings.Host is not null)
@@ -160,22 +154,16 @@ internal static class StorageTopologyCommand
         }
         catch (ScenarioValidationException ex)
         {
-            errors.MarkupLine("[red]Cannot run the scenario.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.InvalidScenario;
+            return CommandErrors.Report(errors, "Cannot run the scenario.", ex.Message, ExitCodes.InvalidScenario);
         }
         catch (ConservationException ex)
         {
-            errors.MarkupLine("[red]A run failed its conservation check.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.RunFailed;
+            return CommandErrors.Report(errors, "A run failed its conservation check.", ex.Message, ExitCodes.RunFailed);
         }
         catch (ArgumentException ex)
         {
             // A scenario the validator let through but the runner cannot build; say which, without a stack trace.
-            errors.MarkupLine("[red]A run failed.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.RunFailed;
+            return CommandErrors.Report(errors, "A run failed.", ex.Message, ExitCodes.RunFailed);
         }
 
         var simulated = TimeProvider.System.GetElapsedTime(started);
@@ -186,9 +174,7 @@ internal static class StorageTopologyCommand
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            errors.MarkupLine("[red]Cannot write the report.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.ReportFailed;
+            return CommandErrors.Report(errors, "Cannot write the report.", ex.Message, ExitCodes.ReportFailed);
         }
 
         var total = TimeProvider.System.GetElapsedTime(started);

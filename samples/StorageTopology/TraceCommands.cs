@@ -72,9 +72,7 @@ internal static class TraceCommands
         }
         catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
         {
-            errors.MarkupLine("[red]Cannot import the trace.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.InvalidTrace;
+            return CommandErrors.Report(errors, "Cannot import the trace.", ex.Message, ExitCodes.InvalidTrace);
         }
     }
 
@@ -83,16 +81,12 @@ internal static class TraceCommands
         if (!TryParseLevels(settings.Loads, settings.ClosedLoop, out var levels, out var problem)
             || !TraceSource.TryCreate(settings.Trace, settings.Format, settings.Input, out var source, out var title, out problem))
         {
-            errors.MarkupLine("[red]Invalid options.[/]");
-            errors.WriteLine(problem!);
-            return ExitCodes.InvalidCommandLine;
+            return CommandErrors.Report(errors, "Invalid options.", problem!, ExitCodes.InvalidCommandLine);
         }
 
         if (settings.Repeat < 1 || !(settings.K > 0 && double.IsFinite(settings.K)))
         {
-            errors.MarkupLine("[red]Invalid options.[/]");
-            errors.WriteLine($"--repeat must be at least 1 (was {settings.Repeat}) and --k a positive number (was {settings.K.ToString(CultureInfo.InvariantCulture)}).");
-            return ExitCodes.InvalidCommandLine;
+            return CommandErrors.Report(errors, "Invalid options.", $"--repeat must be at least 1 (was {settings.Repeat}) and --k a positive number (was {settings.K.ToString(CultureInfo.InvariantCulture)}).", ExitCodes.InvalidCommandLine);
         }
 
         DeadlineExperimentResult result;
@@ -108,15 +102,11 @@ internal static class TraceCommands
         }
         catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
         {
-            errors.MarkupLine("[red]Cannot read the trace.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.InvalidTrace;
+            return CommandErrors.Report(errors, "Cannot read the trace.", ex.Message, ExitCodes.InvalidTrace);
         }
         catch (Cicero.Emulator.Simulation.Topology.ConservationException ex)
         {
-            errors.MarkupLine("[red]A run failed its conservation check.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.RunFailed;
+            return CommandErrors.Report(errors, "A run failed its conservation check.", ex.Message, ExitCodes.RunFailed);
         }
 
         console.WriteLine(result.ToTable());
@@ -129,9 +119,7 @@ internal static class TraceCommands
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            errors.MarkupLine("[red]Cannot write the report.[/]");
-            errors.WriteLine(ex.Message);
-            return ExitCodes.ReportFailed;
+            return CommandErrors.Report(errors, "Cannot write the report.", ex.Message, ExitCodes.ReportFailed);
         }
     }
 
