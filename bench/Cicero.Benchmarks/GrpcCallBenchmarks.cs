@@ -80,6 +80,12 @@ public class GrpcCallBenchmarks
     private RpcChannel _ciceroChannel = null!;
     private CallInvoker _plainInvoker = null!;
     private CallInvoker _ciceroInvoker = null!;
+    private CallInvoker _clientOnlyInvoker = null!;
+    private CallInvoker _serverOnlyInvoker = null!;
+    private WebApplication _wireServer = null!;
+    private RpcChannel _wireChannel = null!;
+    private CallInvoker _wireInvoker = null!;
+    private CallOptions _wireOptions;
     private CiceroRuntime _clientRuntime = null!;
 
     [GlobalSetup]
@@ -93,6 +99,14 @@ public class GrpcCallBenchmarks
         _ciceroChannel = RpcChannel.ForAddress(ciceroAddress);
         _plainInvoker = _plainChannel.CreateCallInvoker();
         _ciceroInvoker = _ciceroChannel.CreateCallInvoker().Intercept(new CiceroClientInterceptor(_clientRuntime, "bench-server", "bench-client"));
+        _clientOnlyInvoker = _plainChannel.CreateCallInvoker().Intercept(new CiceroClientInterceptor(_clientRuntime, "bench-server", "bench-client"));
+        _serverOnlyInvoker = _ciceroChannel.CreateCallInvoker();
+
+        // "Wire only": no interceptors, but a header and a trailer of the sizes Cicero's carry, added by hand.
+        (_wireServer, var wireAddress) = await StartServerAsync(withCicero: false, wireTrailer: await CiceroTrailerAsync());
+        _wireChannel = RpcChannel.ForAddress(wireAddress);
+        _wireInvoker = _wireChannel.CreateCallInvoker();
+        _wireOptions = new CallOptions(new Metadata().Add(CiceroMetadataKeys.Context, WireContextHeader()));
 
         await CheckAsync();
     }
@@ -103,8 +117,9 @@ public class GrpcCallBenchmarks
         await CheckAsync();
         _plainChannel.Dispose();
         _ciceroChannel.Dispose();
+        _wireChannel.Dispose();
         _clientRuntime.Dispose();
-        foreach (var server in new[] { _plainServer, _ciceroServer })
+        foreach (var server in new[] { _plainServer, _ciceroServer, _wireServer })
         {
             await server.StopAsync();
             await server.DisposeAsync();
@@ -113,7 +128,7 @@ public class GrpcCallBenchmarks
 
     [BenchmarkCategory("Latency")]
     [Benchmark(Baseline = true, Description = "Latency: unary call, no interceptors (baseline)")]
-    public Task<string> PlainCall() => _plainInvoker.AsyncUnaryCall(Echo, default, Payload).ResponseAsync;
+    public Task<string> PlainCall() => CallAsync(_plainInvoker, withContext: false);
 
     [BenchmarkCategory("Latency")]
     [Benchmark(Description = "Latency: unary call, Cicero client + server interceptors")]
@@ -127,7 +142,76 @@ public class GrpcCallBenchmarks
     [Benchmark(OperationsPerInvoke = CallsPerInvoke, Description = "Throughput: 8 concurrent loops, Cicero interceptors")]
     public Task CiceroConcurrent() => RunConcurrentAsync(static b => b.CiceroLoopAsync());
 
-    private static async Task<(WebApplication App, Uri Address)> StartServerAsync(bool withCicero)
+    /// <summary>For attribution (not a benchmark): one call of the Cicero client against the plain server.</summary>
+    internal Task<string> ClientOnlyCall() => CallAsync(_clientOnlyInvoker, withContext: true);
+
+    /// <summary>For attribution (not a benchmark): the Cicero client against the plain server, 8 loops.</summary>
+    internal Task ClientOnlyConcurrent() => RunConcurrentAsync(static b => b.LoopAsync(b._clientOnlyInvoker, withContext: true));
+
+    /// <summary>For attribution (not a benchmark): one call of a plain client against the Cicero server.</summary>
+    internal Task<string> ServerOnlyCall() => CallAsync(_serverOnlyInvoker, withContext: false);
+
+    /// <summary>For attribution (not a benchmark): a plain client against the Cicero server (it classifies every call), 8 loops.</summary>
+    internal Task ServerOnlyConcurrent() => RunConcurrentAsync(static b => b.LoopAsync(b._serverOnlyInvoker, withContext: false));
+
+    /// <summary>For attribution (not a benchmark): one plain call made with a Cicero context set as ambient (no interceptors).</summary>
+    internal Task<string> AmbientOnlyCall() => CallAsync(_plainInvoker, withContext: true);
+
+    /// <summary>For attribution (not a benchmark): plain calls made with a Cicero context set as ambient, 8 loops.</summary>
+    internal Task AmbientOnlyConcurrent() => RunConcurrentAsync(static b => b.LoopAsync(b._plainInvoker, withContext: true));
+
+    /// <summary>For attribution (not a benchmark): one plain call carrying a header and getting a trailer of Cicero's sizes.</summary>
+    internal Task<string> WireOnlyCall() => WireCallAsync();
+
+    /// <summary>For attribution (not a benchmark): plain calls carrying Cicero-sized metadata, 8 loops.</summary>
+    internal Task WireOnlyConcurrent() => RunConcurrentAsync(static async b =>
+    {
+        await Task.Yield();
+        for (var i = 0; i < CallsPerLoop; i++)
+        {
+            await b.WireCallAsync().ConfigureAwait(false);
+        }
+    });
+
+    // Every variant's call goes through one async method of the same shape, as a request handler's would, so that the
+    // baseline is the same code path minus Cicero (and not one state machine cheaper).
+    private async Task<string> CallAsync(CallInvoker invoker, bool withContext)
+    {
+        if (withContext)
+        {
+            CiceroContext.Current = _clientRuntime.StartRequest(Workflow);
+        }
+
+        return await invoker.AsyncUnaryCall(Echo, default, Payload).ResponseAsync.ConfigureAwait(false);
+    }
+
+    private async Task<string> WireCallAsync() =>
+        await _wireInvoker.AsyncUnaryCall(Echo, _wireOptions, Payload).ResponseAsync.ConfigureAwait(false);
+
+    private byte[] WireContextHeader() =>
+        Convert.FromBase64String(PadBase64(ContextHeader.EncodeBase64(_clientRuntime.Codec, _clientRuntime.StartRequest(Workflow), "bench-client"u8)));
+
+    private static string PadBase64(string unpadded) => unpadded.PadRight((unpadded.Length + 3) / 4 * 4, '=');
+
+    /// <summary>The trailer a real Cicero call comes back with, so the hand-made one has its exact size.</summary>
+    private async Task<byte[]> CiceroTrailerAsync()
+    {
+        using var scope = CiceroContext.Use(_clientRuntime.StartRequest(Workflow));
+        var call = _ciceroInvoker.AsyncUnaryCall(Echo, default, Payload);
+        await call.ResponseAsync;
+        return call.GetTrailers().GetValueBytes(CiceroMetadataKeys.Result) ?? throw new InvalidOperationException("The Cicero call carried no result trailer.");
+    }
+
+    private async Task LoopAsync(CallInvoker invoker, bool withContext)
+    {
+        await Task.Yield();
+        for (var i = 0; i < CallsPerLoop; i++)
+        {
+            await CallAsync(invoker, withContext).ConfigureAwait(false);
+        }
+    }
+
+    private static async Task<(WebApplication App, Uri Address)> StartServerAsync(bool withCicero, byte[]? wireTrailer = null)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
@@ -144,7 +228,19 @@ public class GrpcCallBenchmarks
         }
 
         var app = builder.Build();
-        app.MapGrpcUnary(Echo, static (string request, ServerCallContext context) => Task.FromResult(request));
+        if (wireTrailer is null)
+        {
+            app.MapGrpcUnary(Echo, static (string request, ServerCallContext context) => Task.FromResult(request));
+        }
+        else
+        {
+            app.MapGrpcUnary(Echo, (string request, ServerCallContext context) =>
+            {
+                context.ResponseTrailers.Add(CiceroMetadataKeys.Result, wireTrailer);
+                return Task.FromResult(request);
+            });
+        }
+
         await app.StartAsync();
         var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
         return (app, new Uri(address.Replace("[::]", "127.0.0.1", StringComparison.Ordinal)));
@@ -173,7 +269,7 @@ public class GrpcCallBenchmarks
         await Task.Yield();
         for (var i = 0; i < CallsPerLoop; i++)
         {
-            await _plainInvoker.AsyncUnaryCall(Echo, default, Payload).ResponseAsync.ConfigureAwait(false);
+            await CallAsync(_plainInvoker, withContext: false).ConfigureAwait(false);
         }
     }
 

@@ -10,24 +10,34 @@ namespace Cicero.Benchmarks;
 /// per-call p50/p95/p99 (BenchmarkDotNet's Median is the median of iteration means, not of single calls) and the
 /// calls per second at concurrency 8.
 /// </summary>
-/// <remarks>Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-interleaved [blocks]</c>.</remarks>
+/// <remarks>
+/// Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-interleaved [blocks] [--attribution]</c>;
+/// <c>--attribution</c> adds the Cicero client alone, the Cicero server alone and the ambient context alone.
+/// </remarks>
 internal static class GrpcCallInterleaved
 {
     private const int CallsPerBlock = 200;
     private const int WarmupCalls = 2000;
 
-    public static async Task RunAsync(int blocks)
+    public static async Task RunAsync(int blocks, bool attribution = false)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(blocks, 1);
         var bench = new GrpcCallBenchmarks();
         await bench.Setup();
         try
         {
-            var variants = new Variant[]
+            var variants = new List<Variant>
             {
                 new("no interceptors (baseline)", bench.PlainCall, bench.PlainConcurrent, blocks),
                 new("Cicero client + server interceptors", bench.CiceroCall, bench.CiceroConcurrent, blocks),
             };
+            if (attribution)
+            {
+                variants.Add(new("Cicero client, plain server", bench.ClientOnlyCall, bench.ClientOnlyConcurrent, blocks));
+                variants.Add(new("plain client, Cicero server", bench.ServerOnlyCall, bench.ServerOnlyConcurrent, blocks));
+                variants.Add(new("no interceptors, ambient context set", bench.AmbientOnlyCall, bench.AmbientOnlyConcurrent, blocks));
+                variants.Add(new("no interceptors, Cicero-sized header and trailer by hand", bench.WireOnlyCall, bench.WireOnlyConcurrent, blocks));
+            }
 
             foreach (var variant in variants)
             {
@@ -42,9 +52,9 @@ internal static class GrpcCallInterleaved
             for (var block = 0; block < blocks; block++)
             {
                 // Alternate which variant goes first, so neither always follows the other.
-                for (var k = 0; k < variants.Length; k++)
+                for (var k = 0; k < variants.Count; k++)
                 {
-                    await variants[(block + k) % variants.Length].MeasureBlockAsync();
+                    await variants[(block + k) % variants.Count].MeasureBlockAsync();
                 }
             }
 
@@ -56,7 +66,7 @@ internal static class GrpcCallInterleaved
         }
     }
 
-    private static void Report(Variant[] variants, int blocks)
+    private static void Report(List<Variant> variants, int blocks)
     {
         var baseline = variants[0];
         Console.WriteLine(string.Create(

@@ -53,9 +53,11 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
             return continuation(request, context);
         }
 
-        var call = continuation(request, Stamp(context, current));
-        var tracker = new CallTracker(this, current, call.GetTrailers);
-        return new AsyncUnaryCall<TResponse>(tracker.Track(call.ResponseAsync), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        var tracker = new CallTracker(this, current);
+        var call = continuation(request, Stamp(context, current, tracker));
+        return tracker.IsAttached
+            ? call
+            : new AsyncUnaryCall<TResponse>(tracker.Track(call.ResponseAsync, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
     }
 
     /// <inheritdoc />
@@ -70,10 +72,12 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
             return continuation(request, context);
         }
 
-        var call = continuation(request, Stamp(context, current));
-        var tracker = new CallTracker(this, current, call.GetTrailers);
-        return new AsyncServerStreamingCall<TResponse>(
-            new TrackedReader<TResponse>(call.ResponseStream, tracker), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        var tracker = new CallTracker(this, current);
+        var call = continuation(request, Stamp(context, current, tracker));
+        return tracker.IsAttached
+            ? call
+            : new AsyncServerStreamingCall<TResponse>(
+                new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
     }
 
     /// <inheritdoc />
@@ -87,10 +91,12 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
             return continuation(context);
         }
 
-        var call = continuation(Stamp(context, current));
-        var tracker = new CallTracker(this, current, call.GetTrailers);
-        return new AsyncClientStreamingCall<TRequest, TResponse>(
-            call.RequestStream, tracker.Track(call.ResponseAsync), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        var tracker = new CallTracker(this, current);
+        var call = continuation(Stamp(context, current, tracker));
+        return tracker.IsAttached
+            ? call
+            : new AsyncClientStreamingCall<TRequest, TResponse>(
+                call.RequestStream, tracker.Track(call.ResponseAsync, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
     }
 
     /// <inheritdoc />
@@ -104,10 +110,12 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
             return continuation(context);
         }
 
-        var call = continuation(Stamp(context, current));
-        var tracker = new CallTracker(this, current, call.GetTrailers);
-        return new AsyncDuplexStreamingCall<TRequest, TResponse>(
-            call.RequestStream, new TrackedReader<TResponse>(call.ResponseStream, tracker), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        var tracker = new CallTracker(this, current);
+        var call = continuation(Stamp(context, current, tracker));
+        return tracker.IsAttached
+            ? call
+            : new AsyncDuplexStreamingCall<TRequest, TResponse>(
+                call.RequestStream, new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
     }
 
     private static Func<string> Constant(string callerId)
@@ -116,12 +124,16 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         return () => callerId;
     }
 
-    private ClientInterceptorContext<TRequest, TResponse> Stamp<TRequest, TResponse>(ClientInterceptorContext<TRequest, TResponse> context, RequestContext current)
+    private ClientInterceptorContext<TRequest, TResponse> Stamp<TRequest, TResponse>(
+        ClientInterceptorContext<TRequest, TResponse> context,
+        RequestContext current,
+        CallTracker tracker)
     {
         var options = context.Options;
-        var headers = new Metadata();
+        Metadata headers;
         if (options.Headers is { } existing)
         {
+            headers = new Metadata(existing.Count + 1);
             foreach (var entry in existing)
             {
                 if (entry.Key is not CiceroMetadataKeys.Context)
@@ -130,8 +142,12 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
                 }
             }
         }
+        else
+        {
+            headers = new Metadata(1);
+        }
 
-        headers.AddRaw(new MetadataEntry(CiceroMetadataKeys.Context, ContextHeader.Encode(_runtime.Codec, current, CallerBytes())));
+        headers.AddRaw(MetadataEntry.FromOwnBase64(CiceroMetadataKeys.Context, ContextHeader.EncodeBase64(_runtime.Codec, current, CallerBytes())));
 
         var deadline = options.Deadline;
         if (current.GetRemainingBudget(_runtime.TimeProvider) is { } remaining)
@@ -140,7 +156,7 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
             deadline = deadline is { } d && d < budgetDeadline ? d : budgetDeadline;
         }
 
-        return context with { Options = options with { Headers = headers, Deadline = deadline } };
+        return context with { Options = options with { Headers = headers, Deadline = deadline, CompletionObserver = tracker } };
     }
 
     private byte[] CallerBytes()
@@ -179,13 +195,18 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
 
     private sealed record EncodedId(string? Id, byte[] Bytes);
 
-    /// <summary>Finishes one call's accounting exactly once, however it ends.</summary>
-    private sealed class CallTracker(CiceroClientInterceptor owner, RequestContext current, Func<Metadata> getTrailers)
+    /// <summary>
+    /// Finishes one call's accounting exactly once, however it ends: told by the transport (no wrapper, no extra state
+    /// machine), or, behind a transport that does not know it, by wrapping the call's response.
+    /// </summary>
+    private sealed class CallTracker(CiceroClientInterceptor owner, RequestContext current) : CallCompletionObserver
     {
         private readonly ParallelCalls? _scope = ParallelCalls.Current;
         private int _done;
 
-        public async Task<T> Track<T>(Task<T> response)
+        public override void OnCallCompleted(RpcStatus status, Metadata trailers) => Complete(trailers);
+
+        public async Task<T> Track<T>(Task<T> response, Func<Metadata> getTrailers)
         {
             try
             {
@@ -193,17 +214,12 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
             }
             finally
             {
-                Complete();
+                Complete(getTrailers);
             }
         }
 
-        public void Complete()
+        public void Complete(Func<Metadata> getTrailers)
         {
-            if (Interlocked.Exchange(ref _done, 1) != 0)
-            {
-                return;
-            }
-
             Metadata? trailers;
             try
             {
@@ -214,11 +230,21 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
                 trailers = null;
             }
 
+            Complete(trailers);
+        }
+
+        private void Complete(Metadata? trailers)
+        {
+            if (Interlocked.Exchange(ref _done, 1) != 0)
+            {
+                return;
+            }
+
             owner.OnCompleted(current, _scope, trailers);
         }
     }
 
-    private sealed class TrackedReader<T>(IAsyncStreamReader<T> inner, CallTracker tracker) : IAsyncStreamReader<T>
+    private sealed class TrackedReader<T>(IAsyncStreamReader<T> inner, CallTracker tracker, Func<Metadata> getTrailers) : IAsyncStreamReader<T>
     {
         public T Current => inner.Current;
 
@@ -229,14 +255,14 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
                 var more = await inner.MoveNext(cancellationToken).ConfigureAwait(false);
                 if (!more)
                 {
-                    tracker.Complete();
+                    tracker.Complete(getTrailers);
                 }
 
                 return more;
             }
             catch (RpcException)
             {
-                tracker.Complete();
+                tracker.Complete(getTrailers);
                 throw;
             }
         }

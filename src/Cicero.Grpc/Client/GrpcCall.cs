@@ -47,6 +47,7 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
         }
 
         _token = _cts.Token;
+        options.CompletionObserver?.Attach();
 
         ResponseStream = new ResponseStreamReader(this);
         RequestStream = new RequestStreamWriter(this);
@@ -160,7 +161,7 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
         {
             foreach (var entry in headers)
             {
-                request.Headers.TryAddWithoutValidation(entry.Key, entry.IsBinary ? Base64Metadata.Encode(entry.ValueBytes) : entry.Value);
+                request.Headers.TryAddWithoutValidation(entry.Key, entry.WireValue);
             }
         }
 
@@ -333,18 +334,34 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
             _channel.LoadBalancer.Complete(pick, new CallCompletion(status, elapsed, trailers));
         }
 
+        _options.CompletionObserver?.OnCallCompleted(status, _trailers);
+
         // The call's timers and registrations go now, so calls that are never disposed leak nothing.
         _deadlineCts?.Dispose();
         _cts.Dispose();
     }
 
-    private static string? GetHeader(HttpHeaders headers, string name) =>
-        headers.TryGetValues(name, out var values) ? values.FirstOrDefault() : null;
+    // The non-validated views read the values as they arrived: no parsing into HttpClient's typed header objects and
+    // no per-entry allocations, which the validating enumerator makes for every header of every response.
+    private static string? GetHeader(HttpHeaders headers, string name)
+    {
+        if (!headers.NonValidated.TryGetValues(name, out var values))
+        {
+            return null;
+        }
+
+        foreach (var value in values)
+        {
+            return value;
+        }
+
+        return null;
+    }
 
     private static Metadata ToMetadata(HttpHeaders headers)
     {
         var metadata = new Metadata();
-        foreach (var (name, values) in headers)
+        foreach (var (name, values) in headers.NonValidated)
         {
             if (GrpcProtocol.IsReservedHeader(name))
             {

@@ -27,6 +27,15 @@ internal static class ContextHeader
     /// Splits a header into its context and caller parts. When the context's header is malformed the whole value is
     /// the context part, so that the codec's reader reports exactly what is wrong.
     /// </summary>
+    /// <summary>Encodes the header straight into its wire form (unpadded base64): one string, no intermediate array.</summary>
+    public static string EncodeBase64(RequestContextCodec codec, RequestContext context, ReadOnlySpan<byte> caller)
+    {
+        Span<byte> bytes = stackalloc byte[MaxLength];
+        var length = codec.WriteDownstream(context, bytes);
+        caller.CopyTo(bytes[length..]);
+        return Protocol.Base64Metadata.Encode(bytes[..(length + caller.Length)]);
+    }
+
     public static void Split(ReadOnlySpan<byte> value, out ReadOnlySpan<byte> context, out ReadOnlySpan<byte> caller)
     {
         if (RequestContextCodec.TryGetEncodedLength(value, out var length) && length <= value.Length)

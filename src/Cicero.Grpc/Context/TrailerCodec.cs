@@ -22,7 +22,21 @@ internal static class TrailerCodec
     public static byte[] Encode(ProgressDelta progress, double queueSize, TimeSpan serviceTime, double backgroundActivity, ReadOnlySpan<byte> instance)
     {
         var bytes = new byte[FixedLength + instance.Length];
-        var span = bytes.AsSpan();
+        Write(bytes, progress, queueSize, serviceTime, backgroundActivity, instance);
+        return bytes;
+    }
+
+    /// <summary>Encodes straight into the trailer's wire form (unpadded base64): one string, no intermediate array.</summary>
+    public static string EncodeBase64(ProgressDelta progress, double queueSize, TimeSpan serviceTime, double backgroundActivity, ReadOnlySpan<byte> instance)
+    {
+        Span<byte> bytes = stackalloc byte[FixedLength + MaxInstanceLength];
+        bytes = bytes[..(FixedLength + instance.Length)];
+        Write(bytes, progress, queueSize, serviceTime, backgroundActivity, instance);
+        return Protocol.Base64Metadata.Encode(bytes);
+    }
+
+    private static void Write(Span<byte> span, ProgressDelta progress, double queueSize, TimeSpan serviceTime, double backgroundActivity, ReadOnlySpan<byte> instance)
+    {
         span[0] = Version;
         BinaryPrimitives.WriteDoubleLittleEndian(span[1..], progress.ServiceTime);
         BinaryPrimitives.WriteDoubleLittleEndian(span[9..], progress.Load);
@@ -31,7 +45,6 @@ internal static class TrailerCodec
         BinaryPrimitives.WriteDoubleLittleEndian(span[33..], backgroundActivity);
         span[41] = (byte)instance.Length;
         instance.CopyTo(span[FixedLength..]);
-        return bytes;
     }
 
     public static bool TryDecode(ReadOnlySpan<byte> bytes, out ProgressDelta progress, out double queueSize, out double serviceSeconds, out double background, out ReadOnlySpan<byte> instance)

@@ -10,7 +10,9 @@ internal static class Base64Metadata
     // Above this, buffers come from the pool rather than the stack.
     private const int StackLimit = 512;
 
-    public static string Encode(byte[] value)
+    public static string Encode(byte[] value) => Encode(value.AsSpan());
+
+    public static string Encode(ReadOnlySpan<byte> value)
     {
         var length = ((value.Length + 2) / 3) * 4;
         char[]? rented = null;

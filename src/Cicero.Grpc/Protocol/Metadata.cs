@@ -11,7 +11,12 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
     /// <summary>The suffix that marks a binary key.</summary>
     public const string BinarySuffix = "-bin";
 
-    private readonly List<MetadataEntry> _entries = [];
+    private readonly List<MetadataEntry> _entries;
+
+    /// <summary>Creates empty metadata.</summary>
+    public Metadata() => _entries = [];
+
+    internal Metadata(int capacity) => _entries = new List<MetadataEntry>(capacity);
 
     /// <inheritdoc />
     public int Count => _entries.Count;

@@ -7,8 +7,12 @@ namespace Cicero.Grpc.Protocol;
 /// <summary>One header or trailer: an ASCII value, or a binary value when the key ends in <c>-bin</c>.</summary>
 public sealed class MetadataEntry
 {
-    private readonly byte[]? _bytes;
     private readonly string? _value;
+    private byte[]? _bytes;
+
+    // A binary value made by Cicero itself, kept in its wire form (unpadded base64) so that sending it costs no second
+    // encoding; decoded only if someone reads ValueBytes.
+    private readonly string? _base64;
 
     internal MetadataEntry(string key, string value)
     {
@@ -22,19 +26,38 @@ public sealed class MetadataEntry
         _bytes = value;
     }
 
+    private MetadataEntry(string key, string base64, bool binary)
+    {
+        _ = binary;
+        Key = key;
+        _base64 = base64;
+    }
+
     /// <summary>Gets the key, in lower case.</summary>
     public string Key { get; }
 
     /// <summary>Gets a value indicating whether the value is binary (the key ends in <c>-bin</c>).</summary>
-    public bool IsBinary => _bytes is not null;
+    public bool IsBinary => _value is null;
 
     /// <summary>Gets the ASCII value.</summary>
     /// <exception cref="InvalidOperationException">The entry is binary.</exception>
     public string Value => _value ?? throw new InvalidOperationException($"Metadata entry '{Key}' is binary; read ValueBytes.");
 
     /// <summary>Gets the binary value; for an ASCII entry, its ASCII bytes.</summary>
-    public byte[] ValueBytes => _bytes ?? Encoding.ASCII.GetBytes(_value!);
+    public byte[] ValueBytes => _bytes ??= _value is not null ? Encoding.ASCII.GetBytes(_value) : DecodeOwn();
+
+    /// <summary>Gets the value as it goes on the wire: ASCII as is, binary as unpadded base64.</summary>
+    internal string WireValue => _value ?? _base64 ?? Base64Metadata.Encode(_bytes!);
 
     /// <inheritdoc />
-    public override string ToString() => IsBinary ? $"{Key}: <{_bytes!.Length} bytes>" : $"{Key}: {_value}";
+    public override string ToString() => IsBinary ? $"{Key}: <{ValueBytes.Length} bytes>" : $"{Key}: {_value}";
+
+    /// <summary>Creates a binary entry from its wire form, which the caller has produced itself (so it is valid).</summary>
+    /// <param name="key">The key, lower case, ending in <c>-bin</c>.</param>
+    /// <param name="base64">The value as unpadded base64.</param>
+    /// <returns>The entry.</returns>
+    internal static MetadataEntry FromOwnBase64(string key, string base64) => new(key, base64, binary: true);
+
+    private byte[] DecodeOwn() =>
+        Base64Metadata.TryDecode(_base64!, out var bytes) ? bytes : throw new InvalidOperationException($"Metadata entry '{Key}' holds invalid base64.");
 }

@@ -47,28 +47,68 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     public long InFlight => Interlocked.Read(ref _inFlight);
 
     /// <inheritdoc />
-    public override async Task<TResponse> UnaryServerHandler<TRequest, TResponse>(
+    /// <remarks>
+    /// An admitted call whose handler finishes synchronously runs without a state machine of Cicero's: admission,
+    /// handler and completion all happen in this frame, and the handler's own task is returned.
+    /// </remarks>
+    public override Task<TResponse> UnaryServerHandler<TRequest, TResponse>(
         TRequest request,
         ServerCallContext context,
         UnaryServerMethod<TRequest, TResponse> continuation)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
-        var call = await BeginAsync(context, activity).ConfigureAwait(false);
+        var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        ValueTask<AdmittedCall> begin;
+        try
+        {
+            begin = BeginAsync(context, activity);
+        }
+        catch
+        {
+            activity?.Dispose();
+            throw;
+        }
+
+        if (!begin.IsCompletedSuccessfully)
+        {
+            return UnaryAfterAdmissionAsync(begin, request, context, continuation, activity);
+        }
+
+        var call = begin.Result;
+        Task<TResponse> response;
+        var previous = CiceroContext.Current;
         CiceroContext.Current = call.Request;
         try
         {
-            return await continuation(request, context).ConfigureAwait(false);
+            response = continuation(request, context);
         }
         catch (RequestDroppedException ex)
         {
+            End(context, call);
+            activity?.Dispose();
             throw Dropped(context, ex.Reason, ex.Message);
+        }
+        catch
+        {
+            End(context, call);
+            activity?.Dispose();
+            throw;
         }
         finally
         {
-            End(context, call);
+            // The handler's own flow keeps the context (its state machine captured it); this frame's caller must not.
+            CiceroContext.Current = previous;
         }
+
+        if (response.IsCompletedSuccessfully)
+        {
+            End(context, call);
+            activity?.Dispose();
+            return response;
+        }
+
+        return UnaryAwaitHandlerAsync(response, call, context, activity);
     }
 
     /// <inheritdoc />
@@ -148,7 +188,88 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         }
     }
 
-    private async ValueTask<AdmittedCall> BeginAsync(ServerCallContext context, System.Diagnostics.Activity? activity)
+    private async Task<TResponse> UnaryAfterAdmissionAsync<TRequest, TResponse>(
+        ValueTask<AdmittedCall> begin,
+        TRequest request,
+        ServerCallContext context,
+        UnaryServerMethod<TRequest, TResponse> continuation,
+        System.Diagnostics.Activity? activity)
+    {
+        using (activity)
+        {
+            var call = await begin.ConfigureAwait(false);
+            CiceroContext.Current = call.Request;
+            try
+            {
+                return await continuation(request, context).ConfigureAwait(false);
+            }
+            catch (RequestDroppedException ex)
+            {
+                throw Dropped(context, ex.Reason, ex.Message);
+            }
+            finally
+            {
+                End(context, call);
+            }
+        }
+    }
+
+    private async Task<TResponse> UnaryAwaitHandlerAsync<TResponse>(Task<TResponse> response, AdmittedCall call, ServerCallContext context, System.Diagnostics.Activity? activity)
+    {
+        using (activity)
+        {
+            try
+            {
+                return await response.ConfigureAwait(false);
+            }
+            catch (RequestDroppedException ex)
+            {
+                throw Dropped(context, ex.Reason, ex.Message);
+            }
+            finally
+            {
+                End(context, call);
+            }
+        }
+    }
+
+    /// <summary>Reads or starts the context and admits it; completes synchronously unless admission queues the call.</summary>
+    private ValueTask<AdmittedCall> BeginAsync(ServerCallContext context, System.Diagnostics.Activity? activity)
+    {
+        var (request, caller, isEntry) = ReadOrStartRequest(context);
+        CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
+        if (!_options.QueueForAdmission)
+        {
+            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, _runtime.Admission.TryAdmit(request, caller)));
+        }
+
+        var admission = _runtime.Admission.AdmitAsync(request, caller, context.CancellationToken);
+        return admission.IsCompletedSuccessfully
+            ? new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, admission.Result))
+            : AwaitAdmissionAsync(admission, context, activity, request, isEntry);
+    }
+
+    private async ValueTask<AdmittedCall> AwaitAdmissionAsync(
+        ValueTask<AdmissionResult> admission,
+        ServerCallContext context,
+        System.Diagnostics.Activity? activity,
+        RequestContext request,
+        bool isEntry) =>
+        Admitted(context, activity, request, isEntry, await admission.ConfigureAwait(false));
+
+    private AdmittedCall Admitted(ServerCallContext context, System.Diagnostics.Activity? activity, RequestContext request, bool isEntry, AdmissionResult result)
+    {
+        CiceroActivities.SetAdmission(activity, result.Reason);
+        if (!result.IsAdmitted)
+        {
+            throw Dropped(context, result.Reason, null);
+        }
+
+        Interlocked.Increment(ref _inFlight);
+        return new AdmittedCall(request, _runtime.TimeProvider.GetTimestamp(), isEntry);
+    }
+
+    private (RequestContext Request, string? Caller, bool IsEntry) ReadOrStartRequest(ServerCallContext context)
     {
         var trusted = !_options.IsEntryPoint || _options.TrustIncomingContext || (_options.IsTrustedCaller?.Invoke(context) ?? false);
         RequestContext? request = null;
@@ -188,34 +309,22 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             }
         }
 
-        var isEntry = request is null;
-        if (request is null)
+        if (request is not null)
         {
-            var workflow = _options.Classifier.Classify(context);
-            var deadline = _options.DeadlineSelector?.Invoke(context, workflow)
-                ?? (context.Deadline is { } d ? d - _runtime.TimeProvider.GetUtcNow() : _options.DefaultDeadline);
-            if (deadline <= TimeSpan.Zero)
-            {
-                // The caller's deadline passed before admission (a timeout of a few nanoseconds, or time spent in the
-                // transport): nothing can finish in time, and a context cannot carry a δ that is not positive.
-                throw new RpcException(new RpcStatus(StatusCode.DeadlineExceeded, "The call's deadline passed before it was admitted."));
-            }
-
-            request = _runtime.StartRequest(workflow, deadline);
+            return (request, caller, false);
         }
 
-        CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
-        var result = _options.QueueForAdmission
-            ? await _runtime.Admission.AdmitAsync(request, caller, context.CancellationToken).ConfigureAwait(false)
-            : _runtime.Admission.TryAdmit(request, caller);
-        CiceroActivities.SetAdmission(activity, result.Reason);
-        if (!result.IsAdmitted)
+        var workflow = _options.Classifier.Classify(context);
+        var deadline = _options.DeadlineSelector?.Invoke(context, workflow)
+            ?? (context.Deadline is { } d ? d - _runtime.TimeProvider.GetUtcNow() : _options.DefaultDeadline);
+        if (deadline <= TimeSpan.Zero)
         {
-            throw Dropped(context, result.Reason, null);
+            // The caller's deadline passed before admission (a timeout of a few nanoseconds, or time spent in the
+            // transport): nothing can finish in time, and a context cannot carry a δ that is not positive.
+            throw new RpcException(new RpcStatus(StatusCode.DeadlineExceeded, "The call's deadline passed before it was admitted."));
         }
 
-        Interlocked.Increment(ref _inFlight);
-        return new AdmittedCall(request, _runtime.TimeProvider.GetTimestamp(), isEntry);
+        return (_runtime.StartRequest(workflow, deadline), caller, true);
     }
 
     private void End(ServerCallContext context, AdmittedCall call)
@@ -223,9 +332,9 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         var othersInFlight = Interlocked.Decrement(ref _inFlight);
         var serviceTime = _runtime.TimeProvider.GetElapsedTime(call.AdmittedAt);
         _instanceBytes ??= CallerIds.Encode(_instance.Id, "instance id");
-        context.ResponseTrailers.AddRaw(new MetadataEntry(
+        context.ResponseTrailers.AddRaw(MetadataEntry.FromOwnBase64(
             CiceroMetadataKeys.Result,
-            TrailerCodec.Encode(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, _instanceBytes)));
+            TrailerCodec.EncodeBase64(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, _instanceBytes)));
         _runtime.CompleteRequest(call.Request, call.AdmittedAt, call.IsEntry);
     }
 

@@ -155,7 +155,7 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
         {
             foreach (var entry in trailers)
             {
-                response.AppendTrailer(entry.Key, entry.IsBinary ? Base64Metadata.Encode(entry.ValueBytes) : entry.Value);
+                response.AppendTrailer(entry.Key, entry.WireValue);
             }
         }
 
