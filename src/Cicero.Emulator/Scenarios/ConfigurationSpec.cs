@@ -73,13 +73,32 @@ public sealed class ConfigurationSpec
     /// </summary>
     public double? RateDecreaseLimit { get; set; }
 
-    /// <summary>The policies this configuration runs with: <paramref name="catalog"/>, with its own bottleneck fairness when it limits the cut.</summary>
+    /// <summary>
+    /// Gets or sets how far above a workflow's arrival rate the <c>bottleneck-fairness</c> policy may ramp its rate
+    /// while capacity is spare (<c>BottleneckFairnessOptions.RampHeadroom</c>, at least 1); <see langword="null"/> ramps
+    /// without bound, as Algorithm 4 is written.
+    /// </summary>
+    public double? RateRampHeadroom { get; set; }
+
+    /// <summary>
+    /// Gets or sets the load, as a multiple of capacity, at which the <c>bottleneck-fairness</c> policy treats a resource
+    /// as a bottleneck (<c>BottleneckFairnessOptions.TargetLoad</c>, in [1, 4]); <see langword="null"/> is 1, as
+    /// Algorithm 4 is written.
+    /// </summary>
+    public double? RateTargetLoad { get; set; }
+
+    /// <summary>The policies this configuration runs with: <paramref name="catalog"/>, with its own bottleneck fairness when it tunes it.</summary>
     internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog) =>
-        RateDecreaseLimit is { } limit
-            ? Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
-                .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(new() { MaxDecrease = limit }))
-                .Build()
-            : catalog;
+        RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null
+            ? catalog
+            : Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
+                .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(new()
+                {
+                    MaxDecrease = RateDecreaseLimit ?? 1,
+                    RampHeadroom = RateRampHeadroom ?? double.PositiveInfinity,
+                    TargetLoad = RateTargetLoad ?? 1,
+                }))
+                .Build();
 
     /// <summary>
     /// Gets or sets the most tokens each of C3's per-replica rate limiters holds (<c>CubicRateOptions.MaxTokens</c>);

@@ -182,6 +182,16 @@ internal sealed partial class ScenarioValidator
             Error(path + ".rateDecreaseLimit", $"must be in (0, 1], was {F(limit)}");
         }
 
+        if (configuration.RateRampHeadroom is { } headroom && !(headroom >= 1))
+        {
+            Error(path + ".rateRampHeadroom", $"must be >= 1 (a multiple of the arrival rate), was {F(headroom)}");
+        }
+
+        if (configuration.RateTargetLoad is { } target && !(target >= 1 && target <= 4))
+        {
+            Error(path + ".rateTargetLoad", $"must be in [1, 4] (a multiple of the capacity), was {F(target)}");
+        }
+
         if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))
         {
             Error(path + ".c3MaxTokens", $"must be >= 1, was {F(tokens)}");

@@ -36,6 +36,25 @@ public sealed class BottleneckFairnessOptions
     /// <value>1: no limit, as the algorithm is written.</value>
     public double MaxDecrease { get; set; } = 1;
 
+    /// <summary>
+    /// Gets or sets how far above its measured arrival rate a leaf workflow's rate may ramp while capacity is spare:
+    /// σ grows by β per interval only while σ &lt; <c>RampHeadroom</c> × max(arrival rate, initial rate). Algorithm 4
+    /// ramps without bound, so a workflow that offers little for a while holds a rate far above anything it uses, and
+    /// when it then floods, that stale rate is admitted until the cuts catch up (rate validation, as TCP does for an
+    /// idle congestion window).
+    /// </summary>
+    /// <value>+∞: no bound, as the algorithm is written. Finite values must be at least 1.</value>
+    public double RampHeadroom { get; set; } = double.PositiveInfinity;
+
+    /// <summary>
+    /// Gets or sets the load, as a multiple of capacity, at which a resource counts as a bottleneck. Load counts
+    /// permits held plus sub-tasks waiting, so at 1 any queue is overload and the rates are pushed to where the queue
+    /// drains, leaving the resource idle on every dip of the arrivals; a little above 1 keeps a short standing queue
+    /// (up to <c>TargetLoad − 1</c> capacities waiting on average) that covers those dips.
+    /// </summary>
+    /// <value>1, as the algorithm is written. Values must be in [1, 4].</value>
+    public double TargetLoad { get; set; } = 1;
+
     internal BottleneckFairnessOptions Clone() => (BottleneckFairnessOptions)MemberwiseClone();
 
     internal void Validate()
@@ -58,6 +77,16 @@ public sealed class BottleneckFairnessOptions
         if (!(MaxDecrease > 0 && MaxDecrease <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(MaxDecrease), MaxDecrease, "The largest cut per interval must be a fraction in (0, 1].");
+        }
+
+        if (!(RampHeadroom >= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(RampHeadroom), RampHeadroom, "The ramp headroom must be at least 1 (a multiple of the arrival rate), or +∞ for no bound.");
+        }
+
+        if (!(TargetLoad >= 1 && TargetLoad <= 4))
+        {
+            throw new ArgumentOutOfRangeException(nameof(TargetLoad), TargetLoad, "The target load must be in [1, 4] (a multiple of the capacity).");
         }
     }
 }

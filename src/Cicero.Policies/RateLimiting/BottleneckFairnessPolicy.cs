@@ -36,6 +36,8 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _initialRate;
     private readonly double _minimumRate;
     private readonly double _smallestRatio;
+    private readonly double _rampHeadroom;
+    private readonly double _targetLoad;
     private double[] _loads = [];
     private double[] _shares = [];
 
@@ -50,6 +52,8 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         _initialRate = options.InitialRate;
         _minimumRate = options.MinimumRate;
         _smallestRatio = 1 - options.MaxDecrease;
+        _rampHeadroom = options.RampHeadroom;
+        _targetLoad = options.TargetLoad;
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -74,16 +78,18 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             throw new ArgumentException($"Expected {workflows.Length} rate slots (one per workflow), got {localRates.Length}.", nameof(localRates));
         }
 
-        // Line 1: k′ = argmin φ_k.
+        // Line 1: k′ = argmin φ_k, with φ measured against the target load (c at the default of 1).
         var tightest = -1;
         var spare = 1.0;
         var resources = inputs.Resources;
         for (var k = 0; k < resources.Length; k++)
         {
-            if (resources[k].Capacity > 0 && (tightest < 0 || resources[k].SpareFraction < spare))
+            var target = resources[k].Capacity * _targetLoad;
+            var fraction = (target - resources[k].TotalLoad) / target;
+            if (resources[k].Capacity > 0 && (tightest < 0 || fraction < spare))
             {
                 tightest = k;
-                spare = resources[k].SpareFraction;
+                spare = fraction;
             }
         }
 
@@ -115,7 +121,10 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             {
                 var sigma = workflow.CurrentRate;
                 var from = sigma > 0 && double.IsFinite(sigma) ? sigma : Math.Max(_initialRate, workflow.AdmittedRate);
-                localRates[j] = Math.Max(_minimumRate, from + step);
+
+                // Rate validation: a rate already well above what the workflow offers is held, not grown further.
+                var ceiling = _rampHeadroom * Math.Max(_initialRate, workflow.ArrivalRate);
+                localRates[j] = Math.Max(_minimumRate, from < ceiling ? from + step : from);
             }
             else
             {
@@ -142,8 +151,8 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             loads[j] = inputs.GetLoad(j, tightest);
         }
 
-        // Line 9: max-min fair shares of c_k′ over the loads on k′, in permits.
-        MaxMinFairness.Allocate(loads, inputs.Resources[tightest].Capacity, shares);
+        // Line 9: max-min fair shares of c_k′ (times the target load) over the loads on k′, in permits.
+        MaxMinFairness.Allocate(loads, inputs.Resources[tightest].Capacity * _targetLoad, shares);
         for (var j = 0; j < n; j++)
         {
             var workflow = workflows[j];

@@ -65,6 +65,28 @@ public sealed class OverloadSimulationTests(ITestOutputHelper output)
         Assert.True(peak < 1024L * 1024 * 1024, $"peak live heap {peak / 1048576.0:F0} MiB");
     }
 
+    [Fact]
+    public void EmbeddedOverloadScenario_Simulated_KeepsGoodputAndCompliantTenantsWithNothingTimedOut()
+    {
+        // The scenario the live check runs (docs/reliability.md), simulated in full (80 s, about half a second per
+        // configuration): its tuning of bottleneck fairness must hold the small topology above 90% of capacity.
+        var scenario = ScenarioLoader.LoadEmbedded("overload-10x");
+        const double capacity = 200;
+        foreach (var configuration in scenario.Configurations!)
+        {
+            var result = new TopologySimulation(scenario, configuration).Run();
+            var goodput = result.Workflows.Sum(w => w.Throughput);
+            output.WriteLine(FormattableString.Invariant($"{configuration.Name}: goodput {goodput:F1}/s = {goodput / capacity:P1}"));
+            Assert.All(result.Workflows, w => Assert.Equal(w.Offered, w.Completed + w.Dropped + w.Failed));
+            Assert.True(goodput >= 0.9 * capacity, $"{configuration.Name}: goodput {goodput:F1}/s of {capacity}/s");
+            Assert.All(result.Workflows, w => Assert.True(w.TimedOut == 0, $"{configuration.Name}/{w.Workflow}: {w.TimedOut} timed out"));
+            if (configuration.Scheduler == "drr")
+            {
+                Assert.All(["c1", "c2"], name => Assert.True(result[name].CompletedFraction >= 0.99, $"{configuration.Name}/{name}: {result[name].CompletedFraction:P2}"));
+            }
+        }
+    }
+
     private static TopologyRunResult Run(ScenarioSpec scenario) => new TopologySimulation(scenario, scenario.Configurations![0]).Run();
 
     private void Report(string title, TopologyRunResult result, long peakBytes)

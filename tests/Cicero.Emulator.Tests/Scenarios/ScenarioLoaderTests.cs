@@ -126,6 +126,19 @@ public sealed class ScenarioLoaderTests
     }
 
     [Fact]
+    public void Validate_BottleneckFairnessTuning_OutOfRange_NamesEachField()
+    {
+        var scenario = ScenarioLoader.Parse(TestScenarios.Json());
+        scenario.Configurations![0].RateRampHeadroom = 0.5;
+        scenario.Configurations[0].RateTargetLoad = 8;
+
+        var problems = ScenarioLoader.Validate(scenario).Select(e => e.ToString()).ToList();
+
+        Assert.Contains("configurations[0].rateRampHeadroom: must be >= 1 (a multiple of the arrival rate), was 0.5", problems);
+        Assert.Contains("configurations[0].rateTargetLoad: must be in [1, 4] (a multiple of the capacity), was 8", problems);
+    }
+
+    [Fact]
     public void Parse_UnknownField_NamesItsPath()
     {
         var error = Assert.Throws<ScenarioValidationException>(() => ScenarioLoader.Parse("""{ "name": "x", "services": [{ "name": "a", "instancez": 1 }] }"""));

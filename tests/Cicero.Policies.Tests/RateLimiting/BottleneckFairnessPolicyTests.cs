@@ -100,6 +100,61 @@ public class BottleneckFairnessPolicyTests
     }
 
     [Fact]
+    public void ComputeLocalRates_RampHeadroom_HoldsARateFarAboveWhatTheWorkflowOffers()
+    {
+        // Spare capacity (φ = 0.5, one user): step = 10 · 1.5 = 15. With headroom 2, a workflow arriving at 20/s may
+        // ramp while σ < 40: 30 -> 45, but 45 and 500 are held. Without the bound, every rate grows.
+        var inputs = new RateInputsBuilder().Resource("disk", 4)
+            .Workflow("under", current: 30, arrival: 20, loads: [2])
+            .Workflow("at", current: 45, arrival: 20, loads: [0])
+            .Workflow("stale", current: 500, arrival: 20, loads: [0])
+            .Workflow("quiet", current: 15, arrival: 0, loads: [0])
+            .Build();
+
+        var bounded = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { RampHeadroom = 2 }), inputs);
+        var unbounded = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+
+        // "quiet" offers nothing: its ceiling is headroom × the initial rate (10), so 15 < 20 still ramps once.
+        Assert.Equal([45.0, 45.0, 500.0, 30.0], bounded);
+        Assert.Equal([45.0, 60.0, 515.0, 30.0], unbounded);
+        Assert.Throws<ArgumentOutOfRangeException>(() => new BottleneckFairnessPolicy(new BottleneckFairnessOptions { RampHeadroom = 0.5 }));
+    }
+
+    [Fact]
+    public void ComputeLocalRates_TargetLoad_LetsAShortQueueStandBeforeCutting()
+    {
+        // c = 10, Σl = 12: overloaded at the default target (a cut to the fair share) but not at 1.5 × c = 15,
+        // where φ = (15 − 12) / 15 = 0.2 and both ramp by β(1 + 0.2 / 2) = 11.
+        var inputs = new RateInputsBuilder().Resource("disk", 10)
+            .Workflow("aggressive", current: 90, loads: [10])
+            .Workflow("light", current: 20, loads: [2])
+            .Build();
+
+        var tolerant = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { TargetLoad = 1.5 }), inputs);
+        var strict = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+
+        Assert.Equal([101.0, 31.0], tolerant);
+        Assert.Equal(72, strict[0], 9);
+        Assert.Throws<ArgumentOutOfRangeException>(() => new BottleneckFairnessPolicy(new BottleneckFairnessOptions { TargetLoad = 0.9 }));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new BottleneckFairnessPolicy(new BottleneckFairnessOptions { TargetLoad = 5 }));
+    }
+
+    [Fact]
+    public void ComputeLocalRates_TargetLoad_SharesTheTargetNotTheCapacity()
+    {
+        // c = 10 at target 1.5: 15 permits to share. Σl = 18 > 15: light keeps its 2, aggressive gets 13 of its 16.
+        var inputs = new RateInputsBuilder().Resource("disk", 10)
+            .Workflow("aggressive", current: 80, loads: [16])
+            .Workflow("light", current: 20, loads: [2])
+            .Build();
+
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { TargetLoad = 1.5 }), inputs);
+
+        Assert.Equal(80 * 13.0 / 16, rates[0], 9);
+        Assert.Equal(30, rates[1]);
+    }
+
+    [Fact]
     public void ComputeLocalRates_BottleneckedNeverLimited_CutsFromMeasuredRate()
     {
         var inputs = new RateInputsBuilder().Resource("cpu", 10)
