@@ -8,7 +8,7 @@ namespace Cicero.Benchmarks;
 /// Runs only one variant of <see cref="GrpcCallBenchmarks"/>'s throughput loop, for a profiler to attach to
 /// (<c>perf record</c>, <c>dotnet-counters</c>): the other variant's server is started but never called.
 /// </summary>
-/// <remarks>Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-profile plain|cicero|client-only|server-only [invocations]</c>.</remarks>
+/// <remarks>Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-profile plain|cicero|client-only|server-only|wire-only|ambient-only [invocations]</c>.</remarks>
 internal static class GrpcCallProfile
 {
     public static async Task RunAsync(string variant, int invocations)
@@ -21,7 +21,9 @@ internal static class GrpcCallProfile
             "cicero" => bench.CiceroConcurrent,
             "client-only" => bench.ClientOnlyConcurrent,
             "server-only" => bench.ServerOnlyConcurrent,
-            _ => throw new ArgumentException($"Unknown variant '{variant}'; use plain, cicero, client-only or server-only.", nameof(variant)),
+            "wire-only" => bench.WireOnlyConcurrent,
+            "ambient-only" => bench.AmbientOnlyConcurrent,
+            _ => throw new ArgumentException($"Unknown variant '{variant}'; use plain, cicero, client-only, server-only, wire-only or ambient-only.", nameof(variant)),
         };
 
         await bench.Setup();
@@ -38,6 +40,8 @@ internal static class GrpcCallProfile
             var clock = TimeProvider.System;
             var start = clock.GetTimestamp();
             var cpu = Environment.CpuUsage.TotalTime;
+            var gen0 = GC.CollectionCount(0);
+            var pause = GC.GetTotalPauseDuration();
             for (var i = 0; i < invocations; i++)
             {
                 await run();
@@ -48,7 +52,7 @@ internal static class GrpcCallProfile
             var cpuPerCall = (Environment.CpuUsage.TotalTime - cpu).TotalMicroseconds / calls;
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"{variant}: {calls:F0} calls in {elapsed.TotalSeconds:F2} s = {calls / elapsed.TotalSeconds:F0} calls/s, process CPU {cpuPerCall:F1} µs per call"));
+                $"{variant}: {calls:F0} calls in {elapsed.TotalSeconds:F2} s = {calls / elapsed.TotalSeconds:F0} calls/s, process CPU {cpuPerCall:F1} µs per call, {calls / Math.Max(1, GC.CollectionCount(0) - gen0):F0} calls per gen0 GC, GC pauses {(GC.GetTotalPauseDuration() - pause).TotalMicroseconds / calls:F2} µs per call"));
             if (sampler is not null)
             {
                 foreach (var (type, bytes) in sampler.Top(40))

@@ -66,7 +66,11 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
     /// <param name="caller">The calling process, if known; its demand share shapes the rates announced back to it.</param>
     /// <returns>Admitted, or the reason for the rejection.</returns>
     public AdmissionResult TryAdmit(RequestContext context, string? caller = null) =>
-        AdmitCore(context, caller, queue: false, default, out _);
+        AdmitCore(context, caller, queue: false, null, default, out _);
+
+    /// <summary>Like <see cref="TryAdmit(RequestContext, string?)"/>, as of a timestamp of this controller's clock the caller already read.</summary>
+    internal AdmissionResult TryAdmit(RequestContext context, string? caller, long now) =>
+        AdmitCore(context, caller, queue: false, now, default, out _);
 
     /// <summary>Admits the request, waiting in the workflow's bounded queue for a token if the drop policy allows.</summary>
     /// <param name="context">The request.</param>
@@ -81,7 +85,18 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
             return ValueTask.FromCanceled<AdmissionResult>(cancellationToken);
         }
 
-        var result = AdmitCore(context, caller, queue: true, cancellationToken, out var waiter);
+        return AdmitAsync(context, caller, null, cancellationToken);
+    }
+
+    /// <summary>Like <see cref="AdmitAsync(RequestContext, string?, CancellationToken)"/>, as of a timestamp of this controller's clock the caller already read.</summary>
+    internal ValueTask<AdmissionResult> AdmitAsync(RequestContext context, string? caller, long? now, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<AdmissionResult>(cancellationToken);
+        }
+
+        var result = AdmitCore(context, caller, queue: true, now, cancellationToken, out var waiter);
         if (waiter is null)
         {
             return new ValueTask<AdmissionResult>(result);
@@ -250,6 +265,7 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         RequestContext context,
         string? caller,
         bool queue,
+        long? now,
         CancellationToken cancellationToken,
         out WaitNode<AdmissionResult, RequestContext>? waiter)
     {
@@ -258,24 +274,24 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         var slot = Registry.Resolve(context);
         var workflowModel = _model?.Get(slot);
         workflowModel?.RecordArrival(caller);
-        var now = _timeProvider.GetTimestamp();
+        var at = now ?? _timeProvider.GetTimestamp();
         DropReason reason;
         lock (_lock)
         {
-            var limiter = GetLimiter(slot.Index, now);
+            var limiter = GetLimiter(slot.Index, at);
             var bucket = limiter.Bucket;
-            bucket.Refill(now);
+            bucket.Refill(at);
             var candidate = new AdmissionCandidate(
                 context,
                 slot,
-                now,
+                at,
                 _timeProvider.TimestampFrequency,
                 workflowModel?.CompletionSeconds ?? 0,
                 limiter.Queue.Count + bucket.Deficit,
                 bucket.Rate,
                 limiter.Queue.Count,
                 limiter.QueueLimit);
-            var decision = _dropPolicy.Evaluate(candidate, now);
+            var decision = _dropPolicy.Evaluate(candidate, at);
             if (decision.IsDrop)
             {
                 reason = decision.Reason;
@@ -301,7 +317,7 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
                     _waiting.Add(slot.Index);
                 }
 
-                ArmTimerLocked(now);
+                ArmTimerLocked(at);
                 reason = DropReason.None;
             }
         }

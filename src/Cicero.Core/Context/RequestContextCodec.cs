@@ -86,7 +86,7 @@ public sealed class RequestContextCodec
     /// <param name="length">The encoding's total length when the header is well formed.</param>
     /// <returns>
     /// <see langword="false"/> if the header is short or has an unknown version, unknown flags or a bad workflow length;
-    /// <see cref="TryRead"/> on the same bytes says exactly what is wrong.
+    /// <see cref="TryRead(ReadOnlySpan{byte}, out RequestContext, out string)"/> on the same bytes says exactly what is wrong.
     /// </returns>
     public static bool TryGetEncodedLength(ReadOnlySpan<byte> source, out int length)
     {
@@ -144,7 +144,11 @@ public sealed class RequestContextCodec
     /// <param name="context">The context when the input is valid.</param>
     /// <param name="error">What is wrong and where, when it is not.</param>
     /// <returns><see langword="true"/> if the input is a valid context.</returns>
-    public bool TryRead(ReadOnlySpan<byte> source, [NotNullWhen(true)] out RequestContext? context, [NotNullWhen(false)] out string? error)
+    public bool TryRead(ReadOnlySpan<byte> source, [NotNullWhen(true)] out RequestContext? context, [NotNullWhen(false)] out string? error) =>
+        TryRead(source, null, out context, out error);
+
+    /// <summary>Decodes a context as of <paramref name="now"/>, a timestamp of this codec's clock the caller already read.</summary>
+    internal bool TryRead(ReadOnlySpan<byte> source, long? now, [NotNullWhen(true)] out RequestContext? context, [NotNullWhen(false)] out string? error)
     {
         context = null;
         if (source.Length > MaxEncodedLength)
@@ -224,8 +228,7 @@ public sealed class RequestContextCodec
             return false;
         }
 
-        var now = _timeProvider.GetTimestamp();
-        var start = now - RequestContext.ToTimestampDelta(elapsedTicks, _timeProvider.TimestampFrequency);
+        var start = (now ?? _timeProvider.GetTimestamp()) - RequestContext.ToTimestampDelta(elapsedTicks, _timeProvider.TimestampFrequency);
         context = RequestContext.Create(workflow, start, deadline, beforeArrival, progress, estimate);
         context.CachedSlot = slot;
         error = null;

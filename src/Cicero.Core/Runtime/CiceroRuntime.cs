@@ -122,11 +122,18 @@ public sealed class CiceroRuntime : IDisposable
     /// <param name="context">The request.</param>
     /// <param name="admittedAt">When it was admitted, as a timestamp of <see cref="TimeProvider"/>.</param>
     /// <param name="isEntryPoint">Whether this process is where the request entered the system.</param>
-    public void CompleteRequest(RequestContext context, long admittedAt, bool isEntryPoint)
+    public void CompleteRequest(RequestContext context, long admittedAt, bool isEntryPoint) =>
+        CompleteRequest(context, TimeProvider.GetElapsedTime(admittedAt), isEntryPoint);
+
+    /// <summary>Like <see cref="CompleteRequest(RequestContext, long, bool)"/>, with the time since admission already measured.</summary>
+    /// <param name="context">The request.</param>
+    /// <param name="sinceAdmission">How long it took here since it was admitted.</param>
+    /// <param name="isEntryPoint">Whether this process is where the request entered the system.</param>
+    public void CompleteRequest(RequestContext context, TimeSpan sinceAdmission, bool isEntryPoint)
     {
         ArgumentNullException.ThrowIfNull(context);
         var model = Model.Get(Registry.Resolve(context));
-        model.RecordCompletion(TimeProvider.GetElapsedTime(admittedAt));
+        model.RecordCompletion(sinceAdmission);
         if (isEntryPoint)
         {
             model.RecordEndToEndTotals(new ProgressDelta(context.ElapsedServiceTime, context.ElapsedLoad));

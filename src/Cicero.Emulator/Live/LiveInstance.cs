@@ -373,8 +373,9 @@ internal sealed class LiveInstance : IAsyncDisposable
         }
 
         var failed = call.ResponseAsync.Status != TaskStatus.RanToCompletion;
-        if (failed || trailers?.GetValueBytes(Grpc.CiceroMetadataKeys.Result) is not { } bytes ||
-            !TrailerCodec.TryDecodeFeedback(bytes, responseTime, failed: false, out var feedback))
+        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
+        if (failed || trailers is null || !trailers.TryCopyValueBytes(Grpc.CiceroMetadataKeys.Result, bytes, out var length) ||
+            !TrailerCodec.TryDecodeFeedback(bytes[..length], responseTime, failed: false, out var feedback))
         {
             feedback = new ReplicaFeedback(responseTime, 0, responseTime, Failed: failed);
         }

@@ -175,8 +175,10 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
 
     private void OnCompleted(RequestContext current, ParallelCalls? scope, Metadata? trailers)
     {
-        if (trailers?.GetValueBytes(CiceroMetadataKeys.Result) is not { } bytes
-            || !TrailerCodec.TryDecode(bytes, out var progress, out _, out _, out _, out var instance))
+        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
+        if (trailers is null
+            || !trailers.TryCopyValueBytes(CiceroMetadataKeys.Result, bytes, out var length)
+            || !TrailerCodec.TryDecode(bytes[..length], out var progress, out _, out _, out _, out var instance))
         {
             _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, UnknownInstance);
             return;

@@ -360,13 +360,17 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
 
     private static Metadata ToMetadata(HttpHeaders headers)
     {
-        var metadata = new Metadata();
-        foreach (var (name, values) in headers.NonValidated)
+        var view = headers.NonValidated;
+        Metadata? metadata = null;
+        foreach (var (name, values) in view)
         {
             if (GrpcProtocol.IsReservedHeader(name))
             {
                 continue;
             }
+
+            // Sized on the first entry that stays (most responses carry none, or only Cicero's).
+            metadata ??= new Metadata(view.Count);
 
             var key = name.ToLowerInvariant();
             var binary = key.EndsWith(Metadata.BinarySuffix, StringComparison.Ordinal);
@@ -376,14 +380,14 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
                 {
                     metadata.AddRaw(new MetadataEntry(key, value));
                 }
-                else if (Base64Metadata.TryDecode(value, out var bytes))
+                else if (MetadataEntry.FromReceivedBase64(key, value) is { } entry)
                 {
-                    metadata.AddRaw(new MetadataEntry(key, bytes));
+                    metadata.AddRaw(entry);
                 }
             }
         }
 
-        return metadata;
+        return metadata ?? new Metadata();
     }
 
     private sealed class ResponseStreamReader(GrpcCall<TRequest, TResponse> call) : IAsyncStreamReader<TResponse>

@@ -16,11 +16,13 @@ internal sealed class CallerIds
 
     // A process has a few callers (its upstream instances) and calls a few instances; ids past this are not cached.
     private const int MaxCached = 1024;
+    private const int RecentSlots = 8;
 
     // Sized up front so the table never grows: a resize would copy every entry on one unlucky call, and a flood of
     // distinct ids (found by the server-path fuzz) would make that call allocate hundreds of kilobytes.
     private readonly ConcurrentDictionary<string, string> _known = new(concurrencyLevel: 4, capacity: 4 * MaxCached, StringComparer.Ordinal);
     private readonly ConcurrentDictionary<string, string>.AlternateLookup<ReadOnlySpan<char>> _lookup;
+    private readonly Recent?[] _recent = new Recent?[RecentSlots];
 
     public CallerIds() => _lookup = _known.GetAlternateLookup<ReadOnlySpan<char>>();
 
@@ -58,6 +60,25 @@ internal sealed class CallerIds
     /// <summary>The id as a string; valid ids only (<see cref="IsValid"/>).</summary>
     public string Get(ReadOnlySpan<byte> id)
     {
+        // A process hears from a handful of callers and calls a handful of instances: the first few ids seen keep a
+        // slot each, found by their length and last byte, so the common call costs one comparison, not a lookup.
+        var slot = id.IsEmpty ? 0 : (id.Length + id[^1]) & (RecentSlots - 1);
+        if (Volatile.Read(ref _recent[slot]) is { } recent && id.SequenceEqual(recent.Bytes))
+        {
+            return recent.Id;
+        }
+
+        var found = Lookup(id);
+        if (_recent[slot] is null)
+        {
+            Interlocked.CompareExchange(ref _recent[slot], new Recent(id.ToArray(), found), null);
+        }
+
+        return found;
+    }
+
+    private string Lookup(ReadOnlySpan<byte> id)
+    {
         Span<char> chars = stackalloc char[MaxLength];
         for (var i = 0; i < id.Length; i++)
         {
@@ -78,4 +99,6 @@ internal sealed class CallerIds
 
         return value;
     }
+
+    private sealed record Recent(byte[] Bytes, string Id);
 }

@@ -22,8 +22,10 @@ public static class CiceroTrailers
     public static bool TryRead(Metadata? trailers, out CiceroCallResult result)
     {
         result = default;
-        if (trailers?.GetValueBytes(CiceroMetadataKeys.Result) is not { } bytes
-            || !TrailerCodec.TryDecode(bytes, out var progress, out var queueSize, out var serviceSeconds, out var background, out var instance))
+        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
+        if (trailers is null
+            || !trailers.TryCopyValueBytes(CiceroMetadataKeys.Result, bytes, out var length)
+            || !TrailerCodec.TryDecode(bytes[..length], out var progress, out var queueSize, out var serviceSeconds, out var background, out var instance))
         {
             return false;
         }
@@ -39,6 +41,9 @@ public static class CiceroTrailers
     public static bool TryReadProgress(Metadata? trailers, out ProgressDelta progress)
     {
         progress = default;
-        return trailers?.GetValueBytes(CiceroMetadataKeys.Result) is { } bytes && TrailerCodec.TryDecodeProgress(bytes, out progress);
+        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
+        return trailers is not null
+            && trailers.TryCopyValueBytes(CiceroMetadataKeys.Result, bytes, out var length)
+            && TrailerCodec.TryDecodeProgress(bytes[..length], out progress);
     }
 }

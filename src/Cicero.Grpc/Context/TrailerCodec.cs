@@ -18,6 +18,7 @@ internal static class TrailerCodec
     public const byte Version = 1;
     public const int FixedLength = 1 + (5 * sizeof(double)) + 1;
     public const int MaxInstanceLength = byte.MaxValue;
+    public const int MaxLength = FixedLength + MaxInstanceLength;
 
     public static byte[] Encode(ProgressDelta progress, double queueSize, TimeSpan serviceTime, double backgroundActivity, ReadOnlySpan<byte> instance)
     {

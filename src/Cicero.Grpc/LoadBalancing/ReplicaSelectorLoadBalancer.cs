@@ -52,9 +52,12 @@ internal sealed class ReplicaSelectorLoadBalancer : LoadBalancer
         var code = completion.Status.Code;
         var unreachable = code == StatusCode.Unavailable && completion.Trailers is null;
         var failed = unreachable || (code is StatusCode.Cancelled or StatusCode.DeadlineExceeded && completion.Trailers is null);
-        var feedbackBytes = completion.Trailers?.GetValueBytes(CiceroMetadataKeys.Result);
+        Span<byte> feedbackBytes = stackalloc byte[TrailerCodec.MaxLength];
         ReplicaFeedback feedback;
-        if (failed || feedbackBytes is null || !TrailerCodec.TryDecodeFeedback(feedbackBytes, completion.ResponseTime, failed: false, out feedback))
+        if (failed
+            || completion.Trailers is not { } trailers
+            || !trailers.TryCopyValueBytes(CiceroMetadataKeys.Result, feedbackBytes, out var length)
+            || !TrailerCodec.TryDecodeFeedback(feedbackBytes[..length], completion.ResponseTime, failed: false, out feedback))
         {
             // A server without Cicero's trailer still tells its response time; an unreachable one tells nothing.
             feedback = new ReplicaFeedback(completion.ResponseTime, 0, completion.ResponseTime, Failed: failed);

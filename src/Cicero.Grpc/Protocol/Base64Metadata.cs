@@ -34,6 +34,53 @@ internal static class Base64Metadata
 
     public static bool TryDecode(string value, out byte[] bytes) => TryDecode(value.AsSpan(), out bytes);
 
+    /// <summary>Whether <paramref name="value"/> decodes (padded or not), checked without allocating for values up to a few hundred bytes.</summary>
+    public static bool IsValid(ReadOnlySpan<char> value)
+    {
+        var decoded = (value.TrimEnd('=').Length * 3) / 4;
+        if (decoded > StackLimit)
+        {
+            return TryDecode(value, out _);
+        }
+
+        Span<byte> scratch = stackalloc byte[StackLimit];
+        return TryDecode(value, scratch, out _);
+    }
+
+    /// <summary>Decodes into <paramref name="destination"/>; padding optional. Allocates nothing below the stack limit.</summary>
+    public static bool TryDecode(ReadOnlySpan<char> value, Span<byte> destination, out int written)
+    {
+        written = 0;
+        var trimmed = value.TrimEnd('=');
+        if (value.Length - trimmed.Length > 2 || trimmed.Length % 4 == 1)
+        {
+            return false;
+        }
+
+        var decodedLength = (trimmed.Length * 3) / 4;
+        if (decodedLength > destination.Length)
+        {
+            return false;
+        }
+
+        var padded = (trimmed.Length + 3) / 4 * 4;
+        char[]? rented = null;
+        var chars = padded <= StackLimit ? stackalloc char[padded] : (rented = ArrayPool<char>.Shared.Rent(padded));
+        try
+        {
+            trimmed.CopyTo(chars);
+            chars[trimmed.Length..padded].Fill('=');
+            return Convert.TryFromBase64Chars(chars[..padded], destination, out written) && written == decodedLength;
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<char>.Shared.Return(rented);
+            }
+        }
+    }
+
     public static bool TryDecode(ReadOnlySpan<char> value, out byte[] bytes)
     {
         bytes = [];

@@ -97,6 +97,17 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
     /// <returns>The value, or <see langword="null"/>.</returns>
     public byte[]? GetValueBytes(string key) => Get(key)?.ValueBytes;
 
+    /// <summary>Decodes the last binary value of <paramref name="key"/> into <paramref name="destination"/>, allocating nothing.</summary>
+    /// <param name="key">The key.</param>
+    /// <param name="destination">Where the bytes go.</param>
+    /// <param name="written">How many were written.</param>
+    /// <returns><see langword="false"/> if there is no such binary entry or it does not fit.</returns>
+    internal bool TryCopyValueBytes(string key, Span<byte> destination, out int written)
+    {
+        written = 0;
+        return Get(key) is { IsBinary: true } entry && entry.TryCopyValueBytes(destination, out written);
+    }
+
     /// <inheritdoc />
     public IEnumerator<MetadataEntry> GetEnumerator() => _entries.GetEnumerator();
 

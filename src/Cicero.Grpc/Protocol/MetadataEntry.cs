@@ -10,8 +10,8 @@ public sealed class MetadataEntry
     private readonly string? _value;
     private byte[]? _bytes;
 
-    // A binary value made by Cicero itself, kept in its wire form (unpadded base64) so that sending it costs no second
-    // encoding; decoded only if someone reads ValueBytes.
+    // A binary value in its wire form (base64): one Cicero made, so that sending it costs no second encoding, or one that
+    // arrived and was checked, so that receiving it costs no array unless someone reads ValueBytes.
     private readonly string? _base64;
 
     internal MetadataEntry(string key, string value)
@@ -51,6 +51,35 @@ public sealed class MetadataEntry
 
     /// <inheritdoc />
     public override string ToString() => IsBinary ? $"{Key}: <{ValueBytes.Length} bytes>" : $"{Key}: {_value}";
+
+    /// <summary>Decodes the binary value into <paramref name="destination"/> without allocating.</summary>
+    /// <param name="destination">Where the bytes go.</param>
+    /// <param name="written">How many were written.</param>
+    /// <returns><see langword="false"/> if the entry is not binary or the value does not fit.</returns>
+    internal bool TryCopyValueBytes(Span<byte> destination, out int written)
+    {
+        written = 0;
+        if (_bytes is { } bytes)
+        {
+            if (bytes.Length > destination.Length)
+            {
+                return false;
+            }
+
+            bytes.CopyTo(destination);
+            written = bytes.Length;
+            return true;
+        }
+
+        return _base64 is not null && Base64Metadata.TryDecode(_base64, destination, out written);
+    }
+
+    /// <summary>Creates a binary entry from base64 that arrived on the wire, or <see langword="null"/> if it is not valid base64.</summary>
+    /// <param name="key">The key, lower case, ending in <c>-bin</c>.</param>
+    /// <param name="base64">The value as received, padded or not.</param>
+    /// <returns>The entry, decoded only when read.</returns>
+    internal static MetadataEntry? FromReceivedBase64(string key, string base64) =>
+        Base64Metadata.IsValid(base64) ? new(key, base64, binary: true) : null;
 
     /// <summary>Creates a binary entry from its wire form, which the caller has produced itself (so it is valid).</summary>
     /// <param name="key">The key, lower case, ending in <c>-bin</c>.</param>

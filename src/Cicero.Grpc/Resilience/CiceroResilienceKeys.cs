@@ -18,7 +18,7 @@ public static class CiceroResilienceKeys
     public static readonly ResiliencePropertyKey<RequestContext> RequestContext = new("Cicero.RequestContext");
 
     /// <summary>
-    /// The calling process, passed to <see cref="Admission.AdmissionController.AdmitAsync"/> so its demand share shapes
+    /// The calling process, passed to <see cref="Admission.AdmissionController.AdmitAsync(Cicero.Context.RequestContext, string, CancellationToken)"/> so its demand share shapes
     /// the rates announced back to it. Optional.
     /// </summary>
     public static readonly ResiliencePropertyKey<string> Caller = new("Cicero.Caller");

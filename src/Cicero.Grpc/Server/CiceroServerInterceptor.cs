@@ -234,18 +234,20 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     }
 
     /// <summary>Reads or starts the context and admits it; completes synchronously unless admission queues the call.</summary>
+    /// <remarks>One clock reading serves the decoding, the admission and the admission timestamp of a call admitted at once.</remarks>
     private ValueTask<AdmittedCall> BeginAsync(ServerCallContext context, System.Diagnostics.Activity? activity)
     {
-        var (request, caller, isEntry) = ReadOrStartRequest(context);
+        var now = _runtime.TimeProvider.GetTimestamp();
+        var (request, caller, isEntry) = ReadOrStartRequest(context, now);
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
         if (!_options.QueueForAdmission)
         {
-            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, _runtime.Admission.TryAdmit(request, caller)));
+            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, _runtime.Admission.TryAdmit(request, caller, now), now));
         }
 
-        var admission = _runtime.Admission.AdmitAsync(request, caller, context.CancellationToken);
+        var admission = _runtime.Admission.AdmitAsync(request, caller, now, context.CancellationToken);
         return admission.IsCompletedSuccessfully
-            ? new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, admission.Result))
+            ? new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, admission.Result, now))
             : AwaitAdmissionAsync(admission, context, activity, request, isEntry);
     }
 
@@ -254,10 +256,13 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         ServerCallContext context,
         System.Diagnostics.Activity? activity,
         RequestContext request,
-        bool isEntry) =>
-        Admitted(context, activity, request, isEntry, await admission.ConfigureAwait(false));
+        bool isEntry)
+    {
+        var result = await admission.ConfigureAwait(false);
+        return Admitted(context, activity, request, isEntry, result, _runtime.TimeProvider.GetTimestamp());
+    }
 
-    private AdmittedCall Admitted(ServerCallContext context, System.Diagnostics.Activity? activity, RequestContext request, bool isEntry, AdmissionResult result)
+    private AdmittedCall Admitted(ServerCallContext context, System.Diagnostics.Activity? activity, RequestContext request, bool isEntry, AdmissionResult result, long now)
     {
         CiceroActivities.SetAdmission(activity, result.Reason);
         if (!result.IsAdmitted)
@@ -266,10 +271,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         }
 
         Interlocked.Increment(ref _inFlight);
-        return new AdmittedCall(request, _runtime.TimeProvider.GetTimestamp(), isEntry);
+        return new AdmittedCall(request, now, isEntry);
     }
 
-    private (RequestContext Request, string? Caller, bool IsEntry) ReadOrStartRequest(ServerCallContext context)
+    private (RequestContext Request, string? Caller, bool IsEntry) ReadOrStartRequest(ServerCallContext context, long now)
     {
         var trusted = !_options.IsEntryPoint || _options.TrustIncomingContext || (_options.IsTrustedCaller?.Invoke(context) ?? false);
         RequestContext? request = null;
@@ -282,7 +287,9 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
                 throw Invalid($"Header '{CiceroMetadataKeys.Context}' must be binary.");
             }
 
-            var bytes = header.ValueBytes;
+            // Decoded on the stack; only a value longer than any valid header takes an array (and is then refused).
+            Span<byte> buffer = stackalloc byte[ContextHeader.MaxLength];
+            ReadOnlySpan<byte> bytes = header.TryCopyValueBytes(buffer, out var length) ? buffer[..length] : header.ValueBytes;
             if (bytes.Length > _options.MaxContextHeaderBytes)
             {
                 throw Invalid($"Header '{CiceroMetadataKeys.Context}' is {bytes.Length} bytes; the limit is {_options.MaxContextHeaderBytes}.");
@@ -292,7 +299,7 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             if (trusted)
             {
                 ContextHeader.Split(bytes, out var contextBytes, out var callerBytes);
-                if (!_runtime.Codec.TryRead(contextBytes, out request, out var error))
+                if (!_runtime.Codec.TryRead(contextBytes, now, out request, out var error))
                 {
                     throw Invalid($"Header '{CiceroMetadataKeys.Context}' is malformed: {error}");
                 }
@@ -335,7 +342,7 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         context.ResponseTrailers.AddRaw(MetadataEntry.FromOwnBase64(
             CiceroMetadataKeys.Result,
             TrailerCodec.EncodeBase64(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, _instanceBytes)));
-        _runtime.CompleteRequest(call.Request, call.AdmittedAt, call.IsEntry);
+        _runtime.CompleteRequest(call.Request, serviceTime, call.IsEntry);
     }
 
     private RpcException Dropped(ServerCallContext context, DropReason reason, string? detail)

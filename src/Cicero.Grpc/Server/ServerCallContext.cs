@@ -9,6 +9,8 @@ namespace Cicero.Grpc.Server;
 /// <summary>A server-side call: its method, headers, deadline, cancellation, and the trailers it will send.</summary>
 public sealed class ServerCallContext
 {
+    private Metadata? _responseTrailers;
+
     internal ServerCallContext(
         HttpContext httpContext,
         string method,
@@ -44,7 +46,10 @@ public sealed class ServerCallContext
     public Metadata RequestHeaders { get; }
 
     /// <summary>Gets the trailers sent with the status; handlers and interceptors add to them.</summary>
-    public Metadata ResponseTrailers { get; } = new();
+    public Metadata ResponseTrailers => _responseTrailers ??= new Metadata(2);
+
+    /// <summary>Gets the trailers if anyone added to them (most calls carry none but the status).</summary>
+    internal Metadata? ResponseTrailersIfAny => _responseTrailers;
 
     /// <summary>Gets the call's deadline from the caller's <c>grpc-timeout</c>, if it sent one.</summary>
     public DateTimeOffset? Deadline { get; }

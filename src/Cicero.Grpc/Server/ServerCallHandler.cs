@@ -146,7 +146,7 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
             deadlineSource?.Dispose();
         }
 
-        WriteTrailers(response, status, context?.ResponseTrailers);
+        WriteTrailers(response, status, context?.ResponseTrailersIfAny);
     }
 
     private static void WriteTrailers(HttpResponse response, RpcStatus status, Metadata? trailers)
@@ -169,7 +169,7 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
     private static Metadata ReadHeaders(IHeaderDictionary source, out TimeSpan? timeout)
     {
         timeout = null;
-        var metadata = new Metadata();
+        Metadata? metadata = null;
         foreach (var (name, values) in source)
         {
             if (string.Equals(name, GrpcProtocol.TimeoutHeader, StringComparison.OrdinalIgnoreCase))
@@ -188,10 +188,12 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
                 continue;
             }
 
+            // Sized on the first header that stays: the reserved ones (content-type, te, host, ...) are most of them.
+            metadata ??= new Metadata(source.Count);
             AddHeader(metadata, name, values);
         }
 
-        return metadata;
+        return metadata ?? new Metadata();
     }
 
     private static void AddHeader(Metadata metadata, string name, StringValues values)
@@ -223,12 +225,13 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
                     continue;
                 }
 
-                if (!Base64Metadata.TryDecode(part, out var bytes))
+                // Checked now, decoded only when read: the common single value is kept as the string Kestrel made.
+                if ((part.Length == value.Length ? MetadataEntry.FromReceivedBase64(key, value) : MetadataEntry.FromReceivedBase64(key, part.ToString())) is not { } entry)
                 {
                     throw new RpcException(new RpcStatus(StatusCode.InvalidArgument, $"Header '{key}' is not valid base64."));
                 }
 
-                metadata.AddRaw(new MetadataEntry(key, bytes));
+                metadata.AddRaw(entry);
             }
         }
     }
