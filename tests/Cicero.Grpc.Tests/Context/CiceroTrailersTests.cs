@@ -9,19 +9,45 @@ namespace Cicero.Grpc.Tests.Context;
 public sealed class CiceroTrailersTests
 {
     [Fact]
-    public void TryRead_WhatTheServerWrites_ReturnsEveryField()
+    public void TryRead_WhatTheServerWrites_ReturnsEveryField_ToSinglePrecision()
     {
         var bytes = TrailerCodec.Encode(new ProgressDelta(0.009, 5), 3, TimeSpan.FromMilliseconds(12), 0.25, "http://10.0.0.7:5001"u8);
         var trailers = new Metadata().Add(CiceroMetadataKeys.Result, bytes);
 
+        Assert.Equal(TrailerCodec.FixedLength + 20, bytes.Length);
         Assert.True(CiceroTrailers.TryRead(trailers, out var result));
-        Assert.Equal(new ProgressDelta(0.009, 5), result.Progress);
+        Assert.Equal(0.009, result.Progress.ServiceTime, 1e-9);
+        Assert.Equal(5, result.Progress.Load);
         Assert.Equal(3, result.QueueSize);
-        Assert.Equal(TimeSpan.FromMilliseconds(12), result.ServiceTime);
+        Assert.Equal(0.012, result.ServiceTime.TotalSeconds, 1e-9);
         Assert.Equal(0.25, result.BackgroundActivity);
         Assert.Equal("http://10.0.0.7:5001", result.Instance);
         Assert.True(CiceroTrailers.TryReadProgress(trailers, out var progress));
         Assert.Equal(result.Progress, progress);
+    }
+
+    [Fact]
+    public void TryRead_VersionOneTrailer_FromAnOlderCallee_IsStillRead()
+    {
+        // Version 1: the same fields as doubles (42 fixed bytes), as callees before 2026-11-24 wrote them.
+        var instance = "old-callee"u8;
+        var bytes = new byte[TrailerCodec.LegacyFixedLength + instance.Length];
+        bytes[0] = 1;
+        double[] fields = [0.009, 5, 3, 0.012, 0.25];
+        for (var i = 0; i < fields.Length; i++)
+        {
+            System.Buffers.Binary.BinaryPrimitives.WriteDoubleLittleEndian(bytes.AsSpan(1 + (8 * i)), fields[i]);
+        }
+
+        bytes[TrailerCodec.LegacyFixedLength - 1] = (byte)instance.Length;
+        instance.CopyTo(bytes.AsSpan(TrailerCodec.LegacyFixedLength));
+
+        Assert.True(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, bytes), out var result));
+        Assert.Equal(new ProgressDelta(0.009, 5), result.Progress);
+        Assert.Equal(3, result.QueueSize);
+        Assert.Equal(TimeSpan.FromMilliseconds(12), result.ServiceTime);
+        Assert.Equal("old-callee", result.Instance);
+        Assert.False(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, [3, .. bytes[1..]]), out _));
     }
 
     [Fact]

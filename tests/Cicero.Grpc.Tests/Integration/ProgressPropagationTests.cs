@@ -66,9 +66,10 @@ public sealed class ProgressPropagationTests
 
         // Leaves: b = (0.004, 1), (0.006, 1), (0.008, 1). Middle: (0.002, 1) + join = (0.002 + 0.018 / 3, 1 + 3) = (0.008, 4).
         // Entry: (0.001, 1) + middle = (0.009, 5).
+        // b travels in single precision (the result trailer, docs/context-wire-format.md): 7 significant digits per hop.
         Assert.True(CiceroTrailers.TryReadProgress(call.GetTrailers(), out var total));
-        Assert.Equal(0.009, total.ServiceTime, 12);
-        Assert.Equal(5, total.Load, 12);
+        Assert.Equal(0.009, total.ServiceTime, tolerance: 1e-8);
+        Assert.Equal(5, total.Load, tolerance: 1e-6);
 
         // Each leaf was called after the entry's and the middle's local work: a = (0.003, 2).
         Assert.Equal(3, leafArrivals.Count);
