@@ -108,11 +108,15 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
         return Get(key) is { IsBinary: true } entry && entry.TryCopyValueBytes(destination, out written);
     }
 
-    /// <inheritdoc />
-    public IEnumerator<MetadataEntry> GetEnumerator() => _entries.GetEnumerator();
+    /// <summary>Gets an enumerator over the entries, in the order they were added.</summary>
+    /// <returns>A struct enumerator, so <c>foreach</c> over metadata allocates nothing (it runs on every call).</returns>
+    public List<MetadataEntry>.Enumerator GetEnumerator() => _entries.GetEnumerator();
 
     /// <inheritdoc />
-    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+    IEnumerator<MetadataEntry> IEnumerable<MetadataEntry>.GetEnumerator() => _entries.GetEnumerator();
+
+    /// <inheritdoc />
+    IEnumerator IEnumerable.GetEnumerator() => _entries.GetEnumerator();
 
     internal void AddRaw(MetadataEntry entry) => _entries.Add(entry);
 
