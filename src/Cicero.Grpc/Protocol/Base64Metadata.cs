@@ -38,13 +38,21 @@ internal static class Base64Metadata
     public static bool IsValid(ReadOnlySpan<char> value)
     {
         var decoded = (value.TrimEnd('=').Length * 3) / 4;
-        if (decoded > StackLimit)
+        if (decoded <= StackLimit)
         {
-            return TryDecode(value, out _);
+            Span<byte> scratch = stackalloc byte[StackLimit];
+            return TryDecode(value, scratch, out _);
         }
 
-        Span<byte> scratch = stackalloc byte[StackLimit];
-        return TryDecode(value, scratch, out _);
+        var rented = ArrayPool<byte>.Shared.Rent(decoded);
+        try
+        {
+            return TryDecode(value, rented, out _);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(rented);
+        }
     }
 
     /// <summary>Decodes into <paramref name="destination"/>; padding optional. Allocates nothing below the stack limit.</summary>
@@ -83,6 +91,7 @@ internal static class Base64Metadata
 
     public static bool TryDecode(ReadOnlySpan<char> value, out byte[] bytes)
     {
+        // Into an array of exactly the decoded size; input that cannot be base64 is refused before anything is allocated.
         bytes = [];
         var trimmed = value.TrimEnd('=');
         if (value.Length - trimmed.Length > 2 || trimmed.Length % 4 == 1)
@@ -90,29 +99,13 @@ internal static class Base64Metadata
             return false;
         }
 
-        // Decode with the padding restored, in a stack or pooled buffer, into an array of exactly the decoded size.
-        var padded = (trimmed.Length + 3) / 4 * 4;
-        char[]? rented = null;
-        var chars = padded <= StackLimit ? stackalloc char[padded] : (rented = ArrayPool<char>.Shared.Rent(padded));
-        try
+        var decoded = new byte[(trimmed.Length * 3) / 4];
+        if (TryDecode(value, decoded, out var written) && written == decoded.Length)
         {
-            trimmed.CopyTo(chars);
-            chars[trimmed.Length..padded].Fill('=');
-            var decoded = new byte[(trimmed.Length * 3) / 4];
-            if (!Convert.TryFromBase64Chars(chars[..padded], decoded, out var written) || written != decoded.Length)
-            {
-                return false;
-            }
-
             bytes = decoded;
             return true;
         }
-        finally
-        {
-            if (rented is not null)
-            {
-                ArrayPool<char>.Shared.Return(rented);
-            }
-        }
+
+        return false;
     }
 }

@@ -226,7 +226,8 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
                 }
 
                 // Checked now, decoded only when read: the common single value is kept as the string Kestrel made.
-                if ((part.Length == value.Length ? MetadataEntry.FromReceivedBase64(key, value) : MetadataEntry.FromReceivedBase64(key, part.ToString())) is not { } entry)
+                var text = part.Length == value.Length ? value : part.ToString();
+                if (MetadataEntry.FromReceivedBase64(key, text) is not { } entry)
                 {
                     throw new RpcException(new RpcStatus(StatusCode.InvalidArgument, $"Header '{key}' is not valid base64."));
                 }
