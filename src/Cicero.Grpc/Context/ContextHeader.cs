@@ -14,28 +14,24 @@ internal static class ContextHeader
     /// <summary>The longest header a default server accepts: the longest context and the longest caller id.</summary>
     public const int MaxLength = RequestContextCodec.MaxEncodedLength + CallerIds.MaxLength;
 
+    /// <summary>Encodes the header into a new array (for tests and tools; calls use <see cref="EncodeBase64"/>).</summary>
     public static byte[] Encode(RequestContextCodec codec, RequestContext context, ReadOnlySpan<byte> caller)
     {
-        var length = RequestContextCodec.GetDownstreamEncodedLength(context);
-        var bytes = new byte[length + caller.Length];
-        codec.WriteDownstream(context, bytes);
-        caller.CopyTo(bytes.AsSpan(length));
-        return bytes;
+        Span<byte> bytes = stackalloc byte[MaxLength];
+        return bytes[..Write(codec, context, caller, bytes)].ToArray();
+    }
+
+    /// <summary>Encodes the header straight into its wire form (unpadded base64): one string, no intermediate array.</summary>
+    public static string EncodeBase64(RequestContextCodec codec, RequestContext context, ReadOnlySpan<byte> caller)
+    {
+        Span<byte> bytes = stackalloc byte[MaxLength];
+        return Protocol.Base64Metadata.Encode(bytes[..Write(codec, context, caller, bytes)]);
     }
 
     /// <summary>
     /// Splits a header into its context and caller parts. When the context's header is malformed the whole value is
     /// the context part, so that the codec's reader reports exactly what is wrong.
     /// </summary>
-    /// <summary>Encodes the header straight into its wire form (unpadded base64): one string, no intermediate array.</summary>
-    public static string EncodeBase64(RequestContextCodec codec, RequestContext context, ReadOnlySpan<byte> caller)
-    {
-        Span<byte> bytes = stackalloc byte[MaxLength];
-        var length = codec.WriteDownstream(context, bytes);
-        caller.CopyTo(bytes[length..]);
-        return Protocol.Base64Metadata.Encode(bytes[..(length + caller.Length)]);
-    }
-
     public static void Split(ReadOnlySpan<byte> value, out ReadOnlySpan<byte> context, out ReadOnlySpan<byte> caller)
     {
         if (RequestContextCodec.TryGetEncodedLength(value, out var length) && length <= value.Length)
@@ -47,5 +43,12 @@ internal static class ContextHeader
 
         context = value;
         caller = default;
+    }
+
+    private static int Write(RequestContextCodec codec, RequestContext context, ReadOnlySpan<byte> caller, Span<byte> destination)
+    {
+        var length = codec.WriteDownstream(context, destination);
+        caller.CopyTo(destination[length..]);
+        return length + caller.Length;
     }
 }

@@ -26,10 +26,10 @@ public sealed class MetadataEntry
         _bytes = value;
     }
 
-    private MetadataEntry(string key, string base64, bool binary)
+    private MetadataEntry(string key, byte[]? bytes, string? base64)
     {
-        _ = binary;
         Key = key;
+        _bytes = bytes;
         _base64 = base64;
     }
 
@@ -79,13 +79,13 @@ public sealed class MetadataEntry
     /// <param name="base64">The value as received, padded or not.</param>
     /// <returns>The entry, decoded only when read.</returns>
     internal static MetadataEntry? FromReceivedBase64(string key, string base64) =>
-        Base64Metadata.IsValid(base64) ? new(key, base64, binary: true) : null;
+        Base64Metadata.IsValid(base64) ? new(key, null, base64) : null;
 
     /// <summary>Creates a binary entry from its wire form, which the caller has produced itself (so it is valid).</summary>
     /// <param name="key">The key, lower case, ending in <c>-bin</c>.</param>
     /// <param name="base64">The value as unpadded base64.</param>
     /// <returns>The entry.</returns>
-    internal static MetadataEntry FromOwnBase64(string key, string base64) => new(key, base64, binary: true);
+    internal static MetadataEntry FromOwnBase64(string key, string base64) => new(key, null, base64);
 
     private byte[] DecodeOwn() =>
         Base64Metadata.TryDecode(_base64!, out var bytes) ? bytes : throw new InvalidOperationException($"Metadata entry '{Key}' holds invalid base64.");
