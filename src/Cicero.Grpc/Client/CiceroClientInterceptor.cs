@@ -130,10 +130,9 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         CallTracker tracker)
     {
         var options = context.Options;
-        Metadata headers;
+        var headers = new Metadata();
         if (options.Headers is { } existing)
         {
-            headers = new Metadata(existing.Count + 1);
             foreach (var entry in existing)
             {
                 if (entry.Key is not CiceroMetadataKeys.Context)
@@ -141,10 +140,6 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
                     headers.AddRaw(entry);
                 }
             }
-        }
-        else
-        {
-            headers = new Metadata(1);
         }
 
         headers.AddRaw(MetadataEntry.FromOwnBase64(CiceroMetadataKeys.Context, ContextHeader.EncodeBase64(_runtime.Codec, current, CallerBytes())));

@@ -369,8 +369,8 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
                 continue;
             }
 
-            // Sized on the first entry that stays (most responses carry none, or only Cicero's).
-            metadata ??= new Metadata(view.Count);
+            // Made on the first entry that stays (most responses carry none, or only Cicero's).
+            metadata ??= new Metadata();
 
             var key = name.ToLowerInvariant();
             var binary = key.EndsWith(Metadata.BinarySuffix, StringComparison.Ordinal);

@@ -11,18 +11,35 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
     /// <summary>The suffix that marks a binary key.</summary>
     public const string BinarySuffix = "-bin";
 
-    private readonly List<MetadataEntry> _entries;
+    // Most metadata on a call carries one entry (Cicero's header, Cicero's trailer), so the first is held inline and
+    // only a second one makes an array: a list object and its array per headers and per trailers were a measurable
+    // part of every call's garbage.
+    private MetadataEntry? _first;
+    private MetadataEntry[]? _rest;
+    private int _count;
+    private int _version;
 
     /// <summary>Creates empty metadata.</summary>
-    public Metadata() => _entries = [];
-
-    internal Metadata(int capacity) => _entries = new List<MetadataEntry>(capacity);
-
-    /// <inheritdoc />
-    public int Count => _entries.Count;
+    public Metadata()
+    {
+    }
 
     /// <inheritdoc />
-    public MetadataEntry this[int index] => _entries[index];
+    public int Count => _count;
+
+    /// <inheritdoc />
+    public MetadataEntry this[int index]
+    {
+        get
+        {
+            if ((uint)index >= (uint)_count)
+            {
+                throw new ArgumentOutOfRangeException(nameof(index), index, $"The metadata has {_count} entries.");
+            }
+
+            return index == 0 ? _first! : _rest![index - 1];
+        }
+    }
 
     /// <summary>Adds an ASCII entry.</summary>
     /// <param name="key">The key; must not end in <c>-bin</c>.</param>
@@ -45,7 +62,7 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
             }
         }
 
-        _entries.Add(new MetadataEntry(key, value));
+        AddRaw(new MetadataEntry(key, value));
         return this;
     }
 
@@ -62,25 +79,51 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
             throw new ArgumentException($"Key '{key}' must end in '-bin' to carry a binary value.", nameof(key));
         }
 
-        _entries.Add(new MetadataEntry(key, value));
+        AddRaw(new MetadataEntry(key, value));
         return this;
     }
 
     /// <summary>Removes every entry with a key.</summary>
     /// <param name="key">The key.</param>
     /// <returns>Whether any was removed.</returns>
-    public bool Remove(string key) => _entries.RemoveAll(e => string.Equals(e.Key, key, StringComparison.OrdinalIgnoreCase)) > 0;
+    public bool Remove(string key)
+    {
+        var kept = 0;
+        for (var i = 0; i < _count; i++)
+        {
+            var entry = this[i];
+            if (!string.Equals(entry.Key, key, StringComparison.OrdinalIgnoreCase))
+            {
+                Set(kept++, entry);
+            }
+        }
+
+        if (kept == _count)
+        {
+            return false;
+        }
+
+        for (var i = kept; i < _count; i++)
+        {
+            Set(i, null);
+        }
+
+        _count = kept;
+        _version++;
+        return true;
+    }
 
     /// <summary>Gets the last entry with a key.</summary>
     /// <param name="key">The key.</param>
     /// <returns>The entry, or <see langword="null"/>.</returns>
     public MetadataEntry? Get(string key)
     {
-        for (var i = _entries.Count - 1; i >= 0; i--)
+        for (var i = _count - 1; i >= 0; i--)
         {
-            if (string.Equals(_entries[i].Key, key, StringComparison.OrdinalIgnoreCase))
+            var entry = i == 0 ? _first! : _rest![i - 1];
+            if (string.Equals(entry.Key, key, StringComparison.OrdinalIgnoreCase))
             {
-                return _entries[i];
+                return entry;
             }
         }
 
@@ -110,15 +153,49 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
 
     /// <summary>Gets an enumerator over the entries, in the order they were added.</summary>
     /// <returns>A struct enumerator, so <c>foreach</c> over metadata allocates nothing (it runs on every call).</returns>
-    public List<MetadataEntry>.Enumerator GetEnumerator() => _entries.GetEnumerator();
+    public Enumerator GetEnumerator() => new(this);
 
     /// <inheritdoc />
-    IEnumerator<MetadataEntry> IEnumerable<MetadataEntry>.GetEnumerator() => _entries.GetEnumerator();
+    IEnumerator<MetadataEntry> IEnumerable<MetadataEntry>.GetEnumerator() => GetEnumerator();
 
     /// <inheritdoc />
-    IEnumerator IEnumerable.GetEnumerator() => _entries.GetEnumerator();
+    IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
 
-    internal void AddRaw(MetadataEntry entry) => _entries.Add(entry);
+    internal void AddRaw(MetadataEntry entry)
+    {
+        if (_count == 0)
+        {
+            _first = entry;
+        }
+        else
+        {
+            if (_rest is null)
+            {
+                _rest = new MetadataEntry[4];
+            }
+            else if (_count - 1 == _rest.Length)
+            {
+                Array.Resize(ref _rest, _rest.Length * 2);
+            }
+
+            _rest[_count - 1] = entry;
+        }
+
+        _count++;
+        _version++;
+    }
+
+    private void Set(int index, MetadataEntry? entry)
+    {
+        if (index == 0)
+        {
+            _first = entry;
+        }
+        else
+        {
+            _rest![index - 1] = entry!;
+        }
+    }
 
     private static string NormalizeKey(string key)
     {
@@ -132,5 +209,45 @@ public sealed class Metadata : IReadOnlyList<MetadataEntry>
         }
 
         return key.ToLowerInvariant();
+    }
+
+    /// <summary>Enumerates metadata entries in the order they were added; adding or removing entries meanwhile is an error.</summary>
+    public struct Enumerator : IEnumerator<MetadataEntry>
+    {
+        private readonly Metadata _metadata;
+        private readonly int _version;
+        private int _index;
+
+        internal Enumerator(Metadata metadata)
+        {
+            _metadata = metadata;
+            _version = metadata._version;
+            _index = -1;
+        }
+
+        /// <inheritdoc />
+        public readonly MetadataEntry Current => _metadata[_index];
+
+        /// <inheritdoc />
+        readonly object IEnumerator.Current => Current;
+
+        /// <inheritdoc />
+        public bool MoveNext()
+        {
+            if (_version != _metadata._version)
+            {
+                throw new InvalidOperationException("The metadata changed while it was being enumerated.");
+            }
+
+            return ++_index < _metadata._count;
+        }
+
+        /// <inheritdoc />
+        public void Reset() => _index = -1;
+
+        /// <inheritdoc />
+        public readonly void Dispose()
+        {
+        }
     }
 }

@@ -46,7 +46,7 @@ public sealed class ServerCallContext
     public Metadata RequestHeaders { get; }
 
     /// <summary>Gets the trailers sent with the status; handlers and interceptors add to them.</summary>
-    public Metadata ResponseTrailers => _responseTrailers ??= new Metadata(2);
+    public Metadata ResponseTrailers => _responseTrailers ??= new Metadata();
 
     /// <summary>Gets the trailers if anyone added to them (most calls carry none but the status).</summary>
     internal Metadata? ResponseTrailersIfAny => _responseTrailers;

@@ -188,8 +188,8 @@ internal sealed class ServerCallHandler<TRequest, TResponse>
                 continue;
             }
 
-            // Sized on the first header that stays: the reserved ones (content-type, te, host, ...) are most of them.
-            metadata ??= new Metadata(source.Count);
+            // Made on the first header that stays: the reserved ones (content-type, te, host, ...) are most of them.
+            metadata ??= new Metadata();
             AddHeader(metadata, name, values);
         }
 
