@@ -322,6 +322,10 @@ public class GrpcCallBenchmarks
         public Columns()
         {
             AddColumn(StatisticColumn.Median, StatisticColumn.P95);
+            AddColumn(
+                new LaunchMedianColumn(LaunchMedianColumn.Kind.Launches),
+                new LaunchMedianColumn(LaunchMedianColumn.Kind.Median),
+                new LaunchMedianColumn(LaunchMedianColumn.Kind.Ratio));
         }
     }
 }
