@@ -8,21 +8,30 @@ namespace Cicero.Benchmarks;
 /// Runs only one variant of <see cref="GrpcCallBenchmarks"/>'s throughput loop, for a profiler to attach to
 /// (<c>perf record</c>, <c>dotnet-counters</c>): the other variant's server is started but never called.
 /// </summary>
-/// <remarks>Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-profile plain|cicero|client-only|server-only|wire-only|ambient-only [invocations]</c>.</remarks>
+/// <remarks>
+/// Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-profile
+/// plain|cicero|client-only|server-only|wire-only|ambient-only [invocations] [--latency calls]</c>. With
+/// <c>--latency</c> it then makes that many calls one at a time and reports their p50 (what <see cref="GrpcCallPaired"/>
+/// reads).
+/// </remarks>
 internal static class GrpcCallProfile
 {
-    public static async Task RunAsync(string variant, int invocations)
+    /// <summary>The prefix of the one machine-readable line a run prints.</summary>
+    public const string ResultPrefix = "RESULT ";
+
+    public static async Task RunAsync(string variant, int invocations, int latencyCalls = 0)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(invocations, 1);
+        ArgumentOutOfRangeException.ThrowIfNegative(latencyCalls);
         var bench = new GrpcCallBenchmarks();
-        Func<Task> run = variant switch
+        (Func<Task> run, Func<Task<string>> call) = variant switch
         {
-            "plain" => bench.PlainConcurrent,
-            "cicero" => bench.CiceroConcurrent,
-            "client-only" => bench.ClientOnlyConcurrent,
-            "server-only" => bench.ServerOnlyConcurrent,
-            "wire-only" => bench.WireOnlyConcurrent,
-            "ambient-only" => bench.AmbientOnlyConcurrent,
+            "plain" => (bench.PlainConcurrent, bench.PlainCall),
+            "cicero" => (bench.CiceroConcurrent, bench.CiceroCall),
+            "client-only" => (bench.ClientOnlyConcurrent, bench.ClientOnlyCall),
+            "server-only" => (bench.ServerOnlyConcurrent, bench.ServerOnlyCall),
+            "wire-only" => (bench.WireOnlyConcurrent, bench.WireOnlyCall),
+            "ambient-only" => ((Func<Task>)bench.AmbientOnlyConcurrent, (Func<Task<string>>)bench.AmbientOnlyCall),
             _ => throw new ArgumentException($"Unknown variant '{variant}'; use plain, cicero, client-only, server-only, wire-only or ambient-only.", nameof(variant)),
         };
 
@@ -53,6 +62,13 @@ internal static class GrpcCallProfile
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"{variant}: {calls:F0} calls in {elapsed.TotalSeconds:F2} s = {calls / elapsed.TotalSeconds:F0} calls/s, process CPU {cpuPerCall:F1} µs per call, {calls / Math.Max(1, GC.CollectionCount(0) - gen0):F0} calls per gen0 GC, GC pauses {(GC.GetTotalPauseDuration() - pause).TotalMicroseconds / calls:F2} µs per call"));
+            var p50 = latencyCalls > 0 ? await MedianLatencyAsync(call, latencyCalls) : double.NaN;
+            if (latencyCalls > 0)
+            {
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{variant}: {latencyCalls} calls one at a time, p50 {p50:F2} µs"));
+            }
+
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{ResultPrefix}{variant} {calls / elapsed.TotalSeconds:F1} {p50:F3}"));
             if (sampler is not null)
             {
                 foreach (var (type, bytes) in sampler.Top(40))
@@ -65,5 +81,25 @@ internal static class GrpcCallProfile
         {
             await bench.Cleanup();
         }
+    }
+
+    private static async Task<double> MedianLatencyAsync(Func<Task<string>> call, int calls)
+    {
+        var clock = TimeProvider.System;
+        for (var i = 0; i < calls / 4; i++)
+        {
+            await call();
+        }
+
+        var micros = new double[calls];
+        for (var i = 0; i < calls; i++)
+        {
+            var start = clock.GetTimestamp();
+            await call();
+            micros[i] = clock.GetElapsedTime(start).TotalMicroseconds;
+        }
+
+        Array.Sort(micros);
+        return calls % 2 == 1 ? micros[calls / 2] : (micros[(calls / 2) - 1] + micros[calls / 2]) / 2;
     }
 }

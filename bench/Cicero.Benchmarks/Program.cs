@@ -14,7 +14,19 @@ if (args is ["grpc-interleaved", ..])
 
 if (args is ["grpc-profile", var variant, ..])
 {
-    await GrpcCallProfile.RunAsync(variant, args.Length > 2 ? int.Parse(args[2], CultureInfo.InvariantCulture) : 200);
+    var latency = Array.IndexOf(args, "--latency");
+    await GrpcCallProfile.RunAsync(
+        variant,
+        args.Length > 2 && !args[2].StartsWith('-') ? int.Parse(args[2], CultureInfo.InvariantCulture) : 200,
+        latency > 0 && latency + 1 < args.Length ? int.Parse(args[latency + 1], CultureInfo.InvariantCulture) : 0);
+    return;
+}
+
+if (args is ["grpc-paired", ..])
+{
+    await GrpcCallPaired.RunAsync(
+        args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 15,
+        args.Length > 2 ? args[2] : "cicero");
     return;
 }
 

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Diagnostics;
+using System.Globalization;
+
+namespace Cicero.Benchmarks;
+
+/// <summary>
+/// The plain and the Cicero call of <see cref="GrpcCallBenchmarks"/>, each in its own process, in alternating pairs:
+/// every round starts one process per variant (the order swaps each round), and the verdict is the median of the
+/// per-round ratios with a distribution-free 95% confidence interval.
+/// </summary>
+/// <remarks>
+/// <para>
+/// Why a third harness: on the reference machine a loopback call settles, per process, into one of two speeds (about
+/// 45 or 70 µs one at a time, for either variant), and the machine's speed drifts over minutes. BenchmarkDotNet runs
+/// all launches of one benchmark before the next, so a drift or an uneven draw of slow processes lands on one variant;
+/// the one-process <see cref="GrpcCallInterleaved"/> harness cancels both but lets the JIT's profile-guided
+/// optimisation see both variants' types at shared call sites, which a real service never does. Pairs of processes,
+/// alternated, cancel the drift, and each process runs one configuration, as a service does; the per-process draw stays,
+/// which is why the ratios are summarised by their median over many rounds.
+/// </para>
+/// <para>
+/// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-paired [rounds] [variant]</c>
+/// (defaults 15 and <c>cicero</c>; any <see cref="GrpcCallProfile"/> variant can be paired with the plain call).
+/// </para>
+/// </remarks>
+internal static class GrpcCallPaired
+{
+    private const int Invocations = 300;
+    private const int LatencyCalls = 20_000;
+
+    public static async Task RunAsync(int rounds, string variant)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(rounds, 1);
+        var throughputRatios = new List<double>();
+        var latencyRatios = new List<double>();
+        var plain = new List<Result>();
+        var other = new List<Result>();
+        Console.WriteLine($"round  first   plain calls/s  {variant} calls/s  ratio   plain p50 µs  {variant} p50 µs  ratio");
+        for (var round = 1; round <= rounds; round++)
+        {
+            Result a, b;
+            if (round % 2 == 1)
+            {
+                a = await RunChildAsync("plain");
+                b = await RunChildAsync(variant);
+            }
+            else
+            {
+                b = await RunChildAsync(variant);
+                a = await RunChildAsync("plain");
+            }
+
+            plain.Add(a);
+            other.Add(b);
+            throughputRatios.Add(b.CallsPerSecond / a.CallsPerSecond);
+            latencyRatios.Add(b.P50Micros / a.P50Micros);
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"{round,5}  {(round % 2 == 1 ? "plain" : variant),-6} {a.CallsPerSecond,14:F0} {b.CallsPerSecond,16:F0}  {throughputRatios[^1],5:F3} {a.P50Micros,13:F1} {b.P50Micros,15:F1}  {latencyRatios[^1],5:F3}"));
+        }
+
+        Console.WriteLine();
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"medians: plain {Median(plain.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Median(plain.Select(r => r.P50Micros)):F1} µs; {variant} {Median(other.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Median(other.Select(r => r.P50Micros)):F1} µs"));
+        Report($"throughput, {variant} ÷ plain", throughputRatios);
+        Report($"p50 latency, {variant} ÷ plain", latencyRatios);
+    }
+
+    private static void Report(string what, List<double> ratios)
+    {
+        var sorted = ratios.Order().ToArray();
+        var (low, high) = MedianConfidenceInterval(sorted);
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"{what}: median of {sorted.Length} paired ratios {Median(sorted):F3}, 95% CI [{low:F3}, {high:F3}], range [{sorted[0]:F3}, {sorted[^1]:F3}]"));
+    }
+
+    /// <summary>
+    /// The order-statistics interval for a median: the k-th smallest and k-th largest values, with k the largest for
+    /// which a Binomial(n, ½) falls below k with probability at most 2.5%. No assumption about the ratios' distribution.
+    /// </summary>
+    private static (double Low, double High) MedianConfidenceInterval(double[] sorted)
+    {
+        var n = sorted.Length;
+        var k = 0;
+        var cumulative = 0.0;
+        for (var j = 0; j < n; j++)
+        {
+            cumulative += Binomial(n, j) / Math.Pow(2, n);
+            if (cumulative > 0.025)
+            {
+                break;
+            }
+
+            k = j + 1;
+        }
+
+        return k == 0 ? (double.NaN, double.NaN) : (sorted[k - 1], sorted[n - k]);
+    }
+
+    private static double Binomial(int n, int k)
+    {
+        var result = 1.0;
+        for (var i = 1; i <= k; i++)
+        {
+            result = result * (n - k + i) / i;
+        }
+
+        return result;
+    }
+
+    private static double Median(IEnumerable<double> values)
+    {
+        var sorted = values.Order().ToArray();
+        var middle = sorted.Length / 2;
+        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    private static async Task<Result> RunChildAsync(string variant)
+    {
+        var host = Environment.ProcessPath ?? throw new InvalidOperationException("The process path is unknown.");
+        var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, UseShellExecute = false };
+        if (Path.GetFileNameWithoutExtension(host).Equals("dotnet", StringComparison.OrdinalIgnoreCase))
+        {
+            start.ArgumentList.Add(typeof(GrpcCallPaired).Assembly.Location);
+        }
+
+        foreach (var argument in new[] { "grpc-profile", variant, Invocations.ToString(CultureInfo.InvariantCulture), "--latency", LatencyCalls.ToString(CultureInfo.InvariantCulture) })
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {host}.");
+        var output = await process.StandardOutput.ReadToEndAsync();
+        await process.WaitForExitAsync();
+        var line = output.Split('\n').FirstOrDefault(l => l.StartsWith(GrpcCallProfile.ResultPrefix, StringComparison.Ordinal));
+        if (process.ExitCode != 0 || line is null)
+        {
+            throw new InvalidOperationException($"The {variant} run exited with {process.ExitCode} and printed no result:\n{output}");
+        }
+
+        var fields = line[GrpcCallProfile.ResultPrefix.Length..].Trim().Split(' ');
+        return new Result(double.Parse(fields[1], CultureInfo.InvariantCulture), double.Parse(fields[2], CultureInfo.InvariantCulture));
+    }
+
+    private readonly record struct Result(double CallsPerSecond, double P50Micros);
+}
