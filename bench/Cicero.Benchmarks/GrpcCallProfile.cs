@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Globalization;
+using System.Runtime;
 
 namespace Cicero.Benchmarks;
 
@@ -62,6 +63,10 @@ internal static class GrpcCallProfile
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"{variant}: {calls:F0} calls in {elapsed.TotalSeconds:F2} s = {calls / elapsed.TotalSeconds:F0} calls/s, process CPU {cpuPerCall:F1} µs per call, {calls / Math.Max(1, GC.CollectionCount(0) - gen0):F0} calls per gen0 GC, GC pauses {(GC.GetTotalPauseDuration() - pause).TotalMicroseconds / calls:F2} µs per call"));
+            var gc = GC.GetGCMemoryInfo(GCKind.Ephemeral);
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"last gen{gc.Generation} GC: pause {gc.PauseDurations[0].TotalMilliseconds:F2} ms, promoted {gc.PromotedBytes / 1024.0:F0} KB, heap {gc.HeapSizeBytes / 1048576.0:F1} MB, gen0 before {gc.GenerationInfo[0].SizeBeforeBytes / 1048576.0:F1} MB, gen1 {gc.GenerationInfo[1].SizeAfterBytes / 1048576.0:F1} MB, gen2 {gc.GenerationInfo[2].SizeAfterBytes / 1048576.0:F1} MB, pinned {gc.PinnedObjectsCount}, server {GCSettings.IsServerGC}, concurrent {gc.Concurrent}"));
             var p50 = latencyCalls > 0 ? await MedianLatencyAsync(call, latencyCalls) : double.NaN;
             if (latencyCalls > 0)
             {
