@@ -64,7 +64,7 @@ internal static class GrpcCallPaired
         Console.WriteLine();
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"medians: plain {Median(plain.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Median(plain.Select(r => r.P50Micros)):F1} µs; {variant} {Median(other.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Median(other.Select(r => r.P50Micros)):F1} µs"));
+            $"medians: plain {Medians.Of(plain.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(plain.Select(r => r.P50Micros)):F1} µs; {variant} {Medians.Of(other.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(other.Select(r => r.P50Micros)):F1} µs"));
         Report($"throughput, {variant} ÷ plain", throughputRatios);
         Report($"p50 latency, {variant} ÷ plain", latencyRatios);
     }
@@ -75,7 +75,7 @@ internal static class GrpcCallPaired
         var (low, high) = MedianConfidenceInterval(sorted);
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"{what}: median of {sorted.Length} paired ratios {Median(sorted):F3}, 95% CI [{low:F3}, {high:F3}], range [{sorted[0]:F3}, {sorted[^1]:F3}]"));
+            $"{what}: median of {sorted.Length} paired ratios {Medians.Of(sorted):F3}, 95% CI [{low:F3}, {high:F3}], range [{sorted[0]:F3}, {sorted[^1]:F3}]"));
     }
 
     /// <summary>
@@ -110,13 +110,6 @@ internal static class GrpcCallPaired
         }
 
         return result;
-    }
-
-    private static double Median(IEnumerable<double> values)
-    {
-        var sorted = values.Order().ToArray();
-        var middle = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private static async Task<Result> RunChildAsync(string variant)

@@ -104,7 +104,6 @@ internal static class GrpcCallProfile
             micros[i] = clock.GetElapsedTime(start).TotalMicroseconds;
         }
 
-        Array.Sort(micros);
-        return calls % 2 == 1 ? micros[calls / 2] : (micros[(calls / 2) - 1] + micros[calls / 2]) / 2;
+        return Medians.Of(micros);
     }
 }

@@ -79,13 +79,13 @@ internal sealed class LaunchMedianColumn(LaunchMedianColumn.Kind kind) : IColumn
             case Kind.Launches:
                 return string.Join(' ', launches.Select(ns => (ns / 1000).ToString("0.0", CultureInfo.InvariantCulture)));
             case Kind.Median:
-                return (Median(launches) / 1000).ToString("0.00", CultureInfo.InvariantCulture) + " us";
+                return (Medians.Of(launches) / 1000).ToString("0.00", CultureInfo.InvariantCulture) + " us";
             default:
                 var baseline = summary.GetBaseline(summary.GetLogicalGroupKey(benchmarkCase));
                 var baselineLaunches = baseline is null ? [] : LaunchMediansNs(summary, baseline);
                 return baselineLaunches.Count == 0
                     ? "?"
-                    : (Median(launches) / Median(baselineLaunches)).ToString("0.000", CultureInfo.InvariantCulture);
+                    : (Medians.Of(launches) / Medians.Of(baselineLaunches)).ToString("0.000", CultureInfo.InvariantCulture);
         }
     }
 
@@ -102,13 +102,6 @@ internal sealed class LaunchMedianColumn(LaunchMedianColumn.Kind kind) : IColumn
             .Where(m => m.IterationMode == IterationMode.Workload && m.IterationStage == IterationStage.Result)
             .GroupBy(m => m.LaunchIndex)
             .OrderBy(g => g.Key)
-            .Select(g => Median([.. g.Select(m => m.GetAverageTime().Nanoseconds)]))];
-    }
-
-    private static double Median(List<double> values)
-    {
-        var sorted = values.Order().ToArray();
-        var middle = sorted.Length / 2;
-        return sorted.Length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+            .Select(g => Medians.Of(g.Select(m => m.GetAverageTime().Nanoseconds)))];
     }
 }
