@@ -51,6 +51,8 @@ internal static class GrpcCallProfile
             var start = clock.GetTimestamp();
             var cpu = Environment.CpuUsage.TotalTime;
             var gen0 = GC.CollectionCount(0);
+            var gen1 = GC.CollectionCount(1);
+            var gen2 = GC.CollectionCount(2);
             var pause = GC.GetTotalPauseDuration();
             for (var i = 0; i < invocations; i++)
             {
@@ -66,7 +68,7 @@ internal static class GrpcCallProfile
             var gc = GC.GetGCMemoryInfo(GCKind.Ephemeral);
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"last gen{gc.Generation} GC: pause {gc.PauseDurations[0].TotalMilliseconds:F2} ms, promoted {gc.PromotedBytes / 1024.0:F0} KB, heap {gc.HeapSizeBytes / 1048576.0:F1} MB, gen0 before {gc.GenerationInfo[0].SizeBeforeBytes / 1048576.0:F1} MB, gen1 {gc.GenerationInfo[1].SizeAfterBytes / 1048576.0:F1} MB, gen2 {gc.GenerationInfo[2].SizeAfterBytes / 1048576.0:F1} MB, pinned {gc.PinnedObjectsCount}, server {GCSettings.IsServerGC}, concurrent {gc.Concurrent}"));
+                $"collections: gen0 {GC.CollectionCount(0) - gen0}, gen1 {GC.CollectionCount(1) - gen1}, gen2 {GC.CollectionCount(2) - gen2}; last gen{gc.Generation} GC: pause {gc.PauseDurations[0].TotalMilliseconds:F2} ms, promoted {gc.PromotedBytes / 1024.0:F0} KB, heap {gc.HeapSizeBytes / 1048576.0:F1} MB, gen0 before {gc.GenerationInfo[0].SizeBeforeBytes / 1048576.0:F1} MB, gen1 {gc.GenerationInfo[1].SizeAfterBytes / 1048576.0:F1} MB, gen2 {gc.GenerationInfo[2].SizeAfterBytes / 1048576.0:F1} MB, pinned {gc.PinnedObjectsCount}, server {GCSettings.IsServerGC}, concurrent {gc.Concurrent}"));
             var p50 = latencyCalls > 0 ? await MedianLatencyAsync(call, latencyCalls) : double.NaN;
             if (latencyCalls > 0)
             {
