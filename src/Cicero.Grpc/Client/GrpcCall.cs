@@ -249,6 +249,13 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
         }
 
         Finish(status, trailers);
+
+        // The body has been read to its end. Completing the reader returns its pooled buffers and disposes HttpClient's
+        // response stream, which has a finalizer: left to a call that is never disposed (the usual case for unary
+        // calls), every such stream kept its whole call's objects alive through one more collection, and every
+        // collection became a gen1 one.
+        await _reader.CompleteAsync().ConfigureAwait(false);
+        response.Dispose();
         return (false, default!);
     }
 
