@@ -203,6 +203,33 @@ public sealed class TransportTests : IAsyncLifetime
         Assert.Equal(((int)StatusCode.Internal).ToString(System.Globalization.CultureInfo.InvariantCulture), Trailer(response2, "grpc-status"));
     }
 
+    [Fact]
+    public async Task Calls_that_are_never_disposed_release_their_http_response_once_read_to_the_end()
+    {
+        // HttpClient's response stream has a finalizer: an undisposed one keeps its call's objects alive through a
+        // collection, so the transport must let go of the response itself when the body is done.
+        var responses = new RecordingHandler();
+        using var channel = RpcChannel.ForAddress(_host.Address, new RpcChannelOptions { HttpHandler = responses });
+        var invoker = channel.CreateCallInvoker();
+
+        var unary = invoker.AsyncUnaryCall(TestMethods.Unary(), default, "hi");
+        Assert.Equal("hi!", await unary.ResponseAsync);
+        var streaming = invoker.AsyncServerStreamingCall(TestMethods.ServerStreaming(), default, "a b");
+        var parts = new List<string>();
+        while (await streaming.ResponseStream.MoveNext())
+        {
+            parts.Add(streaming.ResponseStream.Current);
+        }
+
+        Assert.Equal(["a", "b"], parts);
+        Assert.Equal([1, 2, 3], unary.GetTrailers().GetValueBytes("echo-bin"));
+        Assert.Equal(2, responses.Responses.Count);
+        foreach (var response in responses.Responses)
+        {
+            await Assert.ThrowsAsync<ObjectDisposedException>(() => response.Content.ReadAsStreamAsync());
+        }
+    }
+
     private HttpRequestMessage RawRequest(string path, byte[]? body = null)
     {
         var request = new HttpRequestMessage(HttpMethod.Post, new Uri(_host.Address, path))
@@ -219,4 +246,16 @@ public sealed class TransportTests : IAsyncLifetime
         response.TrailingHeaders.TryGetValues(name, out var values) ? values.First()
         : response.Headers.TryGetValues(name, out var headerValues) ? headerValues.First()
         : "(missing)";
+
+    private sealed class RecordingHandler() : DelegatingHandler(new SocketsHttpHandler())
+    {
+        public System.Collections.Concurrent.ConcurrentQueue<HttpResponseMessage> Responses { get; } = new();
+
+        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancellationToken)
+        {
+            var response = await base.SendAsync(request, cancellationToken);
+            Responses.Enqueue(response);
+            return response;
+        }
+    }
 }
