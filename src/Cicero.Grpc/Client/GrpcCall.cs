@@ -180,6 +180,9 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
         if (TryGetTrailersOnlyStatus(response, out var status))
         {
             Finish(status, ToMetadata(response.Headers));
+
+            // Nothing follows a trailers-only response (a rejection, say): let its stream go now, as at a body's end.
+            response.Dispose();
             if (status.Code != StatusCode.OK)
             {
                 throw new RpcException(status, _trailers);

@@ -2,6 +2,8 @@
 
 using System.Net;
 using System.Net.Http.Headers;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Protocol;
 using Cicero.Grpc.Server;
@@ -33,6 +35,14 @@ public sealed class TransportTests : IAsyncLifetime
             {
                 await Task.Delay(Timeout.InfiniteTimeSpan, TimeProvider.System, context.CancellationToken);
                 return request;
+            });
+            // What grpc-dotnet sends for an error before any message: the status in the response headers, no body.
+            app.MapPost("/test.Echo/TrailersOnly", (HttpContext context) =>
+            {
+                context.Response.ContentType = "application/grpc";
+                context.Response.Headers["grpc-status"] = "9";
+                context.Response.Headers["grpc-message"] = "trailers-only";
+                return Task.CompletedTask;
             });
             app.MapGrpcUnary(TestMethods.Unary("Deadline"), (string request, ServerCallContext context) =>
                 Task.FromResult(context.Deadline is { } d ? "has-deadline" : "none"));
@@ -223,7 +233,15 @@ public sealed class TransportTests : IAsyncLifetime
 
         Assert.Equal(["a", "b"], parts);
         Assert.Equal([1, 2, 3], unary.GetTrailers().GetValueBytes("echo-bin"));
-        Assert.Equal(2, responses.Responses.Count);
+
+        // A failed call, and a trailers-only response (no body at all), are released as well.
+        var failed = invoker.AsyncUnaryCall(TestMethods.Unary("Fail"), default, "x");
+        Assert.Equal(StatusCode.FailedPrecondition, (await Assert.ThrowsAsync<RpcException>(() => failed.ResponseAsync)).StatusCode);
+        var trailersOnly = invoker.AsyncUnaryCall(TestMethods.Unary("TrailersOnly"), default, "x");
+        var error = await Assert.ThrowsAsync<RpcException>(() => trailersOnly.ResponseAsync);
+        Assert.Equal(StatusCode.FailedPrecondition, error.StatusCode);
+        Assert.Equal("trailers-only", error.Status.Detail);
+        Assert.Equal(4, responses.Responses.Count);
         foreach (var response in responses.Responses)
         {
             await Assert.ThrowsAsync<ObjectDisposedException>(() => response.Content.ReadAsStreamAsync());
