@@ -257,8 +257,16 @@ internal sealed class GrpcCall<TRequest, TResponse> : IDisposable
         // response stream, which has a finalizer: left to a call that is never disposed (the usual case for unary
         // calls), every such stream kept its whole call's objects alive through one more collection, and every
         // collection became a gen1 one.
-        await _reader.CompleteAsync().ConfigureAwait(false);
-        response.Dispose();
+        try
+        {
+            await _reader.CompleteAsync().ConfigureAwait(false);
+            response.Dispose();
+        }
+        catch (Exception ex) when (ex is IOException or HttpRequestException or ObjectDisposedException or OperationCanceledException)
+        {
+            // The call already has its status; releasing the response is housekeeping and must not fail it.
+        }
+
         return (false, default!);
     }
 
