@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Buffers;
+using System.Buffers.Text;
+using System.Text;
 
 namespace Cicero.Grpc.Protocol;
 
@@ -14,20 +16,20 @@ internal static class Base64Metadata
 
     public static string Encode(ReadOnlySpan<byte> value)
     {
-        var length = ((value.Length + 2) / 3) * 4;
-        char[]? rented = null;
-        var chars = length <= StackLimit ? stackalloc char[length] : (rented = ArrayPool<char>.Shared.Rent(length));
+        // Through UTF-8: the runtime's UTF-8 base64 codec is vectorized, and widening ASCII to a string is too.
+        var length = Base64.GetMaxEncodedToUtf8Length(value.Length);
+        byte[]? rented = null;
+        var utf8 = length <= StackLimit ? stackalloc byte[length] : (rented = ArrayPool<byte>.Shared.Rent(length));
         try
         {
-            Convert.TryToBase64Chars(value, chars, out var written);
-            var unpadded = chars[..written].TrimEnd('=');
-            return new string(unpadded);
+            Base64.EncodeToUtf8(value, utf8, out _, out var written);
+            return Encoding.ASCII.GetString(utf8[..written].TrimEnd((byte)'='));
         }
         finally
         {
             if (rented is not null)
             {
-                ArrayPool<char>.Shared.Return(rented);
+                ArrayPool<byte>.Shared.Return(rented);
             }
         }
     }
@@ -71,14 +73,43 @@ internal static class Base64Metadata
             return false;
         }
 
+        // Narrowed to ASCII first, then decoded by the vectorized UTF-8 codec: about three times faster than Convert's
+        // UTF-16 decoder on header-sized values (docs/performance.md). That codec is stricter (it refuses a last
+        // character whose unused bits are set), so what it refuses goes to Convert, which defines what is accepted.
         var padded = (trimmed.Length + 3) / 4 * 4;
+        byte[]? rented = null;
+        var utf8 = padded <= StackLimit ? stackalloc byte[padded] : (rented = ArrayPool<byte>.Shared.Rent(padded));
+        try
+        {
+            if (Ascii.FromUtf16(trimmed, utf8, out _) == OperationStatus.Done)
+            {
+                utf8[trimmed.Length..padded].Fill((byte)'=');
+                if (Base64.DecodeFromUtf8(utf8[..padded], destination, out _, out written) == OperationStatus.Done && written == decodedLength)
+                {
+                    return true;
+                }
+            }
+        }
+        finally
+        {
+            if (rented is not null)
+            {
+                ArrayPool<byte>.Shared.Return(rented);
+            }
+        }
+
+        return TryDecodeLenient(trimmed, padded, destination, out written) && written == decodedLength;
+    }
+
+    private static bool TryDecodeLenient(ReadOnlySpan<char> trimmed, int padded, Span<byte> destination, out int written)
+    {
         char[]? rented = null;
         var chars = padded <= StackLimit ? stackalloc char[padded] : (rented = ArrayPool<char>.Shared.Rent(padded));
         try
         {
             trimmed.CopyTo(chars);
             chars[trimmed.Length..padded].Fill('=');
-            return Convert.TryFromBase64Chars(chars[..padded], destination, out written) && written == decodedLength;
+            return Convert.TryFromBase64Chars(chars[..padded], destination, out written);
         }
         finally
         {

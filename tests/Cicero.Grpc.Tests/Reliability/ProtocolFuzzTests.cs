@@ -91,6 +91,38 @@ public sealed class ProtocolFuzzTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void Base64Metadata_AgreesWithTheRuntimesReferenceDecoder()
+    {
+        // The transport decodes through the vectorized UTF-8 codec; Convert's UTF-16 decoder is the reference for what
+        // a padded or unpadded value means, so both must accept and refuse the same text and yield the same bytes.
+        var random = new Random(ReliabilitySettings.FuzzSeed);
+        var report = new FuzzReport();
+        const string Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \t!%é";
+        for (var i = ReliabilitySettings.FuzzIterations(ciDefault: 50_000); i > 0; i--)
+        {
+            var encoded = Base64Metadata.Encode(Bytes(random, random.Next(120)));
+            var text = random.Next(3) switch
+            {
+                0 => new string(Enumerable.Range(0, random.Next(64)).Select(_ => Alphabet[random.Next(Alphabet.Length)]).ToArray()),
+                1 when encoded.Length > 0 => encoded.Remove(random.Next(encoded.Length), 1),
+                _ => encoded.Insert(random.Next(encoded.Length + 1), Alphabet[random.Next(Alphabet.Length)].ToString()),
+            };
+
+            var accepted = Base64Metadata.TryDecode(text, out var value);
+            var expected = ReferenceDecode(text);
+            Assert.True(accepted == expected is not null, $"'{text}': accepted {accepted}, reference {(expected is null ? "refuses" : "accepts")}");
+            if (expected is not null)
+            {
+                Assert.Equal(expected, value);
+            }
+
+            report.Count(accepted ? "both accept" : "both refuse");
+        }
+
+        report.WriteTo(output, "Base64Metadata against Convert");
+    }
+
+    [Fact]
     public void GrpcTimeout_RandomText_ParsedOrRefusedWithAReason()
     {
         var random = new Random(ReliabilitySettings.FuzzSeed);
@@ -201,6 +233,19 @@ public sealed class ProtocolFuzzTests(ITestOutputHelper output)
 
         var bytes = stream.ToArray();
         return random.Next(5) == 0 && bytes.Length > 0 ? bytes.AsSpan(0, random.Next(bytes.Length)).ToArray() : bytes;
+    }
+
+    private static byte[]? ReferenceDecode(string text)
+    {
+        var trimmed = text.TrimEnd('=');
+        if (text.Length - trimmed.Length > 2 || trimmed.Length % 4 == 1)
+        {
+            return null;
+        }
+
+        var padded = trimmed.PadRight((trimmed.Length + 3) / 4 * 4, '=');
+        var bytes = new byte[trimmed.Length * 3 / 4];
+        return Convert.TryFromBase64String(padded, bytes, out var written) && written == bytes.Length ? bytes : null;
     }
 
     private static byte[] Bytes(Random random, int length)
