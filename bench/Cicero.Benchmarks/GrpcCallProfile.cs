@@ -13,7 +13,8 @@ namespace Cicero.Benchmarks;
 /// Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-profile
 /// plain|cicero|client-only|server-only|wire-only|ambient-only [invocations] [--latency calls]</c>. With
 /// <c>--latency</c> it then makes that many calls one at a time and reports their p50 (what <see cref="GrpcCallPaired"/>
-/// reads).
+/// reads). Besides throughput it prints CPU time, garbage collections, thread-pool work items and lock contentions per
+/// call, so that a difference between variants can be traced to the runtime's scheduling as well as to their code.
 /// </remarks>
 internal static class GrpcCallProfile
 {
@@ -54,6 +55,8 @@ internal static class GrpcCallProfile
             var gen1 = GC.CollectionCount(1);
             var gen2 = GC.CollectionCount(2);
             var pause = GC.GetTotalPauseDuration();
+            var workItems = ThreadPool.CompletedWorkItemCount;
+            var contentions = Monitor.LockContentionCount;
             for (var i = 0; i < invocations; i++)
             {
                 await run();
@@ -65,6 +68,9 @@ internal static class GrpcCallProfile
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"{variant}: {calls:F0} calls in {elapsed.TotalSeconds:F2} s = {calls / elapsed.TotalSeconds:F0} calls/s, process CPU {cpuPerCall:F1} µs per call, {calls / Math.Max(1, GC.CollectionCount(0) - gen0):F0} calls per gen0 GC, GC pauses {(GC.GetTotalPauseDuration() - pause).TotalMicroseconds / calls:F2} µs per call"));
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"thread pool: {(ThreadPool.CompletedWorkItemCount - workItems) / calls:F2} work items per call, {ThreadPool.ThreadCount} threads; {(Monitor.LockContentionCount - contentions) / calls:F4} lock contentions per call"));
             var gc = GC.GetGCMemoryInfo(GCKind.Ephemeral);
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
