@@ -62,7 +62,6 @@ public sealed class ProtocolFuzzTests(ITestOutputHelper output)
     {
         var random = new Random(ReliabilitySettings.FuzzSeed);
         var report = new FuzzReport();
-        const string Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \t!%é";
         for (var i = ReliabilitySettings.FuzzIterations(ciDefault: 50_000); i > 0; i--)
         {
             var bytes = Bytes(random, random.Next(300));
@@ -70,9 +69,7 @@ public sealed class ProtocolFuzzTests(ITestOutputHelper output)
             Assert.True(Base64Metadata.TryDecode(encoded, out var decoded));
             Assert.Equal(bytes, decoded);
 
-            var text = random.Next(2) == 0
-                ? new string(Enumerable.Range(0, random.Next(64)).Select(_ => Alphabet[random.Next(Alphabet.Length)]).ToArray())
-                : encoded.Insert(random.Next(encoded.Length + 1), Alphabet[random.Next(Alphabet.Length)].ToString());
+            var text = random.Next(2) == 0 ? Base64ishText(random) : WithOneCharInserted(random, encoded);
             if (Base64Metadata.TryDecode(text, out var value))
             {
                 // Whatever it accepts it re-encodes to something it decodes to the same bytes.
@@ -97,15 +94,14 @@ public sealed class ProtocolFuzzTests(ITestOutputHelper output)
         // a padded or unpadded value means, so both must accept and refuse the same text and yield the same bytes.
         var random = new Random(ReliabilitySettings.FuzzSeed);
         var report = new FuzzReport();
-        const string Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \t!%é";
         for (var i = ReliabilitySettings.FuzzIterations(ciDefault: 50_000); i > 0; i--)
         {
             var encoded = Base64Metadata.Encode(Bytes(random, random.Next(120)));
             var text = random.Next(3) switch
             {
-                0 => new string(Enumerable.Range(0, random.Next(64)).Select(_ => Alphabet[random.Next(Alphabet.Length)]).ToArray()),
+                0 => Base64ishText(random),
                 1 when encoded.Length > 0 => encoded.Remove(random.Next(encoded.Length), 1),
-                _ => encoded.Insert(random.Next(encoded.Length + 1), Alphabet[random.Next(Alphabet.Length)].ToString()),
+                _ => WithOneCharInserted(random, encoded),
             };
 
             var accepted = Base64Metadata.TryDecode(text, out var value);
@@ -234,6 +230,15 @@ public sealed class ProtocolFuzzTests(ITestOutputHelper output)
         var bytes = stream.ToArray();
         return random.Next(5) == 0 && bytes.Length > 0 ? bytes.AsSpan(0, random.Next(bytes.Length)).ToArray() : bytes;
     }
+
+    // Base64's alphabet, its padding, the URL-safe variant's characters, white space and a few that are never valid.
+    private const string Base64ishAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \t!%é";
+
+    private static string Base64ishText(Random random) =>
+        new(Enumerable.Range(0, random.Next(64)).Select(_ => Base64ishAlphabet[random.Next(Base64ishAlphabet.Length)]).ToArray());
+
+    private static string WithOneCharInserted(Random random, string text) =>
+        text.Insert(random.Next(text.Length + 1), Base64ishAlphabet[random.Next(Base64ishAlphabet.Length)].ToString());
 
     private static byte[]? ReferenceDecode(string text)
     {
