@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Diagnostics;
 using System.Net;
 using System.Text;
 using BenchmarkDotNet.Attributes;
@@ -88,11 +89,17 @@ public class GrpcCallBenchmarks
     private CallOptions _wireOptions;
     private CiceroRuntime _clientRuntime = null!;
 
+    /// <summary>
+    /// Gets or sets the CPU time every server handler spends before it answers (zero, an empty echo, unless a harness
+    /// sets it before <see cref="Setup"/>): it shows how the fixed cost per call compares with a handler that works.
+    /// </summary>
+    internal TimeSpan HandlerWork { get; set; }
+
     [GlobalSetup]
     public async Task Setup()
     {
-        (_plainServer, var plainAddress) = await StartServerAsync(withCicero: false);
-        (_ciceroServer, var ciceroAddress) = await StartServerAsync(withCicero: true);
+        (_plainServer, var plainAddress) = await StartServerAsync(withCicero: false, HandlerWork);
+        (_ciceroServer, var ciceroAddress) = await StartServerAsync(withCicero: true, HandlerWork);
 
         _clientRuntime = new CiceroRuntime();
         _plainChannel = RpcChannel.ForAddress(plainAddress);
@@ -103,7 +110,7 @@ public class GrpcCallBenchmarks
         _serverOnlyInvoker = _ciceroChannel.CreateCallInvoker();
 
         // "Wire only": no interceptors, but a header and a trailer of the sizes Cicero's carry, added by hand.
-        (_wireServer, var wireAddress) = await StartServerAsync(withCicero: false, wireTrailer: await CiceroTrailerAsync());
+        (_wireServer, var wireAddress) = await StartServerAsync(withCicero: false, HandlerWork, await CiceroTrailerAsync());
         _wireChannel = RpcChannel.ForAddress(wireAddress);
         _wireInvoker = _wireChannel.CreateCallInvoker();
         _wireOptions = new CallOptions(new Metadata().Add(CiceroMetadataKeys.Context, WireContextHeader()));
@@ -211,7 +218,7 @@ public class GrpcCallBenchmarks
         }
     }
 
-    private static async Task<(WebApplication App, Uri Address)> StartServerAsync(bool withCicero, byte[]? wireTrailer = null)
+    private static async Task<(WebApplication App, Uri Address)> StartServerAsync(bool withCicero, TimeSpan handlerWork, byte[]? wireTrailer = null)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
@@ -228,22 +235,35 @@ public class GrpcCallBenchmarks
         }
 
         var app = builder.Build();
-        if (wireTrailer is null)
+        app.MapGrpcUnary(Echo, (string request, ServerCallContext context) =>
         {
-            app.MapGrpcUnary(Echo, static (string request, ServerCallContext context) => Task.FromResult(request));
-        }
-        else
-        {
-            app.MapGrpcUnary(Echo, (string request, ServerCallContext context) =>
+            if (wireTrailer is not null)
             {
                 context.ResponseTrailers.Add(CiceroMetadataKeys.Result, wireTrailer);
-                return Task.FromResult(request);
-            });
-        }
+            }
+
+            Work(handlerWork);
+            return Task.FromResult(request);
+        });
 
         await app.StartAsync();
         var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
         return (app, new Uri(address.Replace("[::]", "127.0.0.1", StringComparison.Ordinal)));
+    }
+
+    // Busy on purpose: the handler stands for CPU-bound work of a given length, not for waiting.
+    private static void Work(TimeSpan duration)
+    {
+        if (duration <= TimeSpan.Zero)
+        {
+            return;
+        }
+
+        var start = Stopwatch.GetTimestamp();
+        while (Stopwatch.GetElapsedTime(start) < duration)
+        {
+            Thread.SpinWait(20);
+        }
     }
 
     private async Task<string> CiceroCallAsync()

@@ -21,7 +21,8 @@ namespace Cicero.Benchmarks;
 /// which is why the ratios are summarised by their median over many rounds.
 /// </para>
 /// <para>
-/// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-paired [rounds] [variant]</c>
+/// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-paired [rounds] [variant]
+/// [--handler-work µs]</c>
 /// (defaults 15 and <c>cicero</c>; any <see cref="GrpcCallProfile"/> variant can be paired with the plain call).
 /// </para>
 /// </remarks>
@@ -30,7 +31,7 @@ internal static class GrpcCallPaired
     private const int Invocations = 300;
     private const int LatencyCalls = 20_000;
 
-    public static async Task RunAsync(int rounds, string variant)
+    public static async Task RunAsync(int rounds, string variant, int handlerWorkMicros = 0)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(rounds, 1);
         var throughputRatios = new List<double>();
@@ -43,13 +44,13 @@ internal static class GrpcCallPaired
             Result a, b;
             if (round % 2 == 1)
             {
-                a = await RunChildAsync("plain");
-                b = await RunChildAsync(variant);
+                a = await RunChildAsync("plain", handlerWorkMicros);
+                b = await RunChildAsync(variant, handlerWorkMicros);
             }
             else
             {
-                b = await RunChildAsync(variant);
-                a = await RunChildAsync("plain");
+                b = await RunChildAsync(variant, handlerWorkMicros);
+                a = await RunChildAsync("plain", handlerWorkMicros);
             }
 
             plain.Add(a);
@@ -112,7 +113,7 @@ internal static class GrpcCallPaired
         return result;
     }
 
-    private static async Task<Result> RunChildAsync(string variant)
+    private static async Task<Result> RunChildAsync(string variant, int handlerWorkMicros)
     {
         var host = Environment.ProcessPath ?? throw new InvalidOperationException("The process path is unknown.");
         var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, UseShellExecute = false };
@@ -121,7 +122,12 @@ internal static class GrpcCallPaired
             start.ArgumentList.Add(typeof(GrpcCallPaired).Assembly.Location);
         }
 
-        foreach (var argument in new[] { "grpc-profile", variant, Invocations.ToString(CultureInfo.InvariantCulture), "--latency", LatencyCalls.ToString(CultureInfo.InvariantCulture) })
+        foreach (var argument in new[]
+        {
+            "grpc-profile", variant, Invocations.ToString(CultureInfo.InvariantCulture),
+            "--latency", LatencyCalls.ToString(CultureInfo.InvariantCulture),
+            "--handler-work", handlerWorkMicros.ToString(CultureInfo.InvariantCulture),
+        })
         {
             start.ArgumentList.Add(argument);
         }

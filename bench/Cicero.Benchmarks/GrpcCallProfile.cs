@@ -11,9 +11,9 @@ namespace Cicero.Benchmarks;
 /// </summary>
 /// <remarks>
 /// Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-profile
-/// plain|cicero|client-only|server-only|wire-only|ambient-only [invocations] [--latency calls]</c>. With
+/// plain|cicero|client-only|server-only|wire-only|ambient-only [invocations] [--latency calls] [--handler-work µs]</c>. With
 /// <c>--latency</c> it then makes that many calls one at a time and reports their p50 (what <see cref="GrpcCallPaired"/>
-/// reads). Besides throughput it prints CPU time, garbage collections, thread-pool work items and lock contentions per
+/// reads); <c>--handler-work</c> makes every server handler busy for that long before it answers. Besides throughput it prints CPU time, garbage collections, thread-pool work items and lock contentions per
 /// call, so that a difference between variants can be traced to the runtime's scheduling as well as to their code.
 /// </remarks>
 internal static class GrpcCallProfile
@@ -21,11 +21,11 @@ internal static class GrpcCallProfile
     /// <summary>The prefix of the one machine-readable line a run prints.</summary>
     public const string ResultPrefix = "RESULT ";
 
-    public static async Task RunAsync(string variant, int invocations, int latencyCalls = 0)
+    public static async Task RunAsync(string variant, int invocations, int latencyCalls = 0, TimeSpan handlerWork = default)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(invocations, 1);
         ArgumentOutOfRangeException.ThrowIfNegative(latencyCalls);
-        var bench = new GrpcCallBenchmarks();
+        var bench = new GrpcCallBenchmarks { HandlerWork = handlerWork };
         (Func<Task> run, Func<Task<string>> call) = variant switch
         {
             "plain" => (bench.PlainConcurrent, bench.PlainCall),

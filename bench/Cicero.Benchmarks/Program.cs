@@ -14,20 +14,27 @@ if (args is ["grpc-interleaved", ..])
 
 if (args is ["grpc-profile", var variant, ..])
 {
-    var latency = Array.IndexOf(args, "--latency");
     await GrpcCallProfile.RunAsync(
         variant,
         args.Length > 2 && !args[2].StartsWith('-') ? int.Parse(args[2], CultureInfo.InvariantCulture) : 200,
-        latency > 0 && latency + 1 < args.Length ? int.Parse(args[latency + 1], CultureInfo.InvariantCulture) : 0);
+        OptionValue(args, "--latency") ?? 0,
+        TimeSpan.FromMicroseconds(OptionValue(args, "--handler-work") ?? 0));
     return;
 }
 
 if (args is ["grpc-paired", ..])
 {
     await GrpcCallPaired.RunAsync(
-        args.Length > 1 ? int.Parse(args[1], CultureInfo.InvariantCulture) : 15,
-        args.Length > 2 ? args[2] : "cicero");
+        args.Length > 1 && !args[1].StartsWith('-') ? int.Parse(args[1], CultureInfo.InvariantCulture) : 15,
+        args.Length > 2 && !args[2].StartsWith('-') ? args[2] : "cicero",
+        OptionValue(args, "--handler-work") ?? 0);
     return;
 }
 
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+
+static int? OptionValue(string[] args, string name)
+{
+    var at = Array.IndexOf(args, name);
+    return at > 0 && at + 1 < args.Length ? int.Parse(args[at + 1], CultureInfo.InvariantCulture) : null;
+}
