@@ -22,4 +22,7 @@ public enum DropReason
 
     /// <summary>An operator policy dropped it for a reason of its own.</summary>
     Policy = 5,
+
+    /// <summary>The request's deadline had already passed when it arrived: nothing could finish in time.</summary>
+    DeadlineExpired = 6,
 }

@@ -38,7 +38,7 @@ internal static class CiceroInstruments
         Meter.CreateCounter<long>(CiceroTelemetry.SubtasksDropped, "{subtask}", "Sub-tasks turned away by a resource.");
 
     public static readonly Gauge<int> DownstreamStatus =
-        Meter.CreateGauge<int>(CiceroTelemetry.DownstreamStatus, null, "Freshness of downstream rate answers: 0 fresh, 1 holding, 2 expired.");
+        Meter.CreateGauge<int>(CiceroTelemetry.DownstreamStatus, null, "Freshness of downstream rate answers: 0 fresh, 1 holding, 2 expired, 3 unsupported (no instance runs Cicero).");
 
     private static string Version => typeof(CiceroInstruments).Assembly.GetName().Version?.ToString() ?? "0.0.0";
 
@@ -49,6 +49,7 @@ internal static class CiceroInstruments
         DropReason.QueueFull => "queue_full",
         DropReason.DownstreamDropped => "downstream_dropped",
         DropReason.Policy => "policy",
+        DropReason.DeadlineExpired => "deadline_expired",
         _ => "none",
     };
 }

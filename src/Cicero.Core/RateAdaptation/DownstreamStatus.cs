@@ -13,4 +13,10 @@ public enum DownstreamStatus
 
     /// <summary>No instance has a usable answer: the service no longer constrains rates and the local policy decides.</summary>
     Expired = 2,
+
+    /// <summary>
+    /// No instance takes part in rate exchange (they run no Cicero, e.g. plain gRPC services): the service limits
+    /// nothing and the local policy decides.
+    /// </summary>
+    Unsupported = 3,
 }

@@ -15,5 +15,6 @@ public interface IDownstreamRateSource
     /// <param name="caller">The asking process's id.</param>
     /// <param name="cancellationToken">Cancelled at the controller's query timeout.</param>
     /// <returns>The instance's answer.</returns>
+    /// <exception cref="NotSupportedException">The instance does not take part in rate exchange (it runs no Cicero).</exception>
     ValueTask<DownstreamRateAnswer> GetAdmissionRatesAsync(DownstreamInstance instance, string caller, CancellationToken cancellationToken);
 }

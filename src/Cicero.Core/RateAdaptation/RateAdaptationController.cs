@@ -170,6 +170,7 @@ public sealed class RateAdaptationController : IDisposable
 
                 state.LastAnswer = now;
                 state.ConsecutiveFailures = 0;
+                state.Unsupported = false;
             }
         }
     }
@@ -183,6 +184,24 @@ public sealed class RateAdaptationController : IDisposable
             if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
             {
                 state.ConsecutiveFailures++;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Notes that a downstream instance does not take part in rate exchange (it runs no Cicero): it limits nothing, and
+    /// a service all of whose instances are like it reports <see cref="DownstreamStatus.Unsupported"/>.
+    /// </summary>
+    /// <param name="instance">The instance.</param>
+    public void RecordUnsupported(DownstreamInstance instance)
+    {
+        lock (_lock)
+        {
+            if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
+            {
+                state.Unsupported = true;
+                state.Rates.Clear();
+                state.LastAnswer = long.MinValue;
             }
         }
     }
@@ -287,6 +306,11 @@ public sealed class RateAdaptationController : IDisposable
                     var remaining = _options.QueryTimeout - _timeProvider.GetElapsedTime(started);
                     var answer = await pending[i].WaitAsync(remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero, _timeProvider, cancellationToken).ConfigureAwait(false);
                     RecordAnswer(targets[i], answer, _timeProvider.GetTimestamp());
+                }
+                catch (NotSupportedException) when (!cancellationToken.IsCancellationRequested)
+                {
+                    // The transport says the instance has no rate exchange at all (a service without Cicero).
+                    RecordUnsupported(targets[i]);
                 }
                 catch (Exception) when (!cancellationToken.IsCancellationRequested)
                 {
@@ -533,8 +557,14 @@ public sealed class RateAdaptationController : IDisposable
     {
         var fresh = 0;
         var usable = 0;
+        var unsupported = 0;
         foreach (var instance in service.Instances)
         {
+            if (instance.Unsupported)
+            {
+                unsupported++;
+            }
+
             if (IsUsable(instance, now))
             {
                 usable++;
@@ -545,7 +575,8 @@ public sealed class RateAdaptationController : IDisposable
             }
         }
 
-        return usable == 0 ? DownstreamStatus.Expired
+        return unsupported > 0 && unsupported == service.Instances.Count ? DownstreamStatus.Unsupported
+            : usable == 0 ? DownstreamStatus.Expired
             : fresh == service.Instances.Count ? DownstreamStatus.Fresh
             : DownstreamStatus.Holding;
     }
@@ -593,5 +624,7 @@ public sealed class RateAdaptationController : IDisposable
         public long LastAnswer { get; set; } = long.MinValue;
 
         public int ConsecutiveFailures { get; set; }
+
+        public bool Unsupported { get; set; }
     }
 }

@@ -185,6 +185,49 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         return waiter.AsValueTask();
     }
 
+    /// <summary>
+    /// Chooses the replica for a request without waiting, for hosts that queue picks themselves (grpc-dotnet's
+    /// balancer re-runs a queued pick when a new picker is published).
+    /// </summary>
+    /// <param name="pick">The pick, or a failure with its reason (empty group, all replicas down), when this returns <see langword="true"/>.</param>
+    /// <param name="retryAfter">
+    /// When this returns <see langword="false"/>, how long until the selector expects a replica to be available
+    /// (<see cref="IBackpressureAware"/>), or <see langword="null"/> when only a response can free one.
+    /// </param>
+    /// <returns><see langword="false"/> when every replica is over its rate and the request must wait.</returns>
+    public bool TryPick(out ReplicaPick pick, out TimeSpan? retryAfter)
+    {
+        retryAfter = null;
+        lock (_lock)
+        {
+            if (_options.ServeLocally && FindLocked(_options.LocalReplicaId!) is { IsDown: false } local)
+            {
+                pick = new ReplicaPick(local, isLocal: true, null);
+                return true;
+            }
+
+            var now = _timeProvider.GetTimestamp();
+            var choice = _selector.Choose(_replicas, now);
+            switch (choice.Kind)
+            {
+                case ReplicaChoiceKind.Replica:
+                    pick = SendLocked(choice.Index, now);
+                    return true;
+                case ReplicaChoiceKind.Fail:
+                    pick = new ReplicaPick(null, false, choice.Reason);
+                    return true;
+                default:
+                    pick = default;
+                    if (_selector is IBackpressureAware aware && aware.TimeUntilAvailable(_replicas, now) is { } wait)
+                    {
+                        retryAfter = TimeSpan.FromTicks((long)Math.Ceiling((double)Math.Max(1, wait) * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency));
+                    }
+
+                    return false;
+            }
+        }
+    }
+
     /// <summary>Reports the response (or failure) of a request sent to <paramref name="replica"/>.</summary>
     /// <param name="replica">The replica the pick returned; a replica no longer in the group is handled safely.</param>
     /// <param name="feedback">What the response said.</param>

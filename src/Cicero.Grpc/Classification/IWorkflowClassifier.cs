@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Grpc.Server;
+using Grpc.Core;
 using Cicero.Workflows;
 
 namespace Cicero.Grpc.Classification;

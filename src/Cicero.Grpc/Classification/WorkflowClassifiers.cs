@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Grpc.Server;
+using Grpc.AspNetCore.Server;
+using Grpc.Core;
 using Cicero.Workflows;
 
 namespace Cicero.Grpc.Classification;
@@ -63,7 +64,7 @@ public static class WorkflowClassifiers
     {
         public WorkflowId Classify(ServerCallContext context)
         {
-            var user = context.User;
+            var user = context.GetHttpContext().User;
             if (user.Identity is not { IsAuthenticated: true } identity)
             {
                 return fallback;

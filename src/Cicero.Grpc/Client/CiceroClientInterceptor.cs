@@ -2,18 +2,26 @@
 
 using Cicero.Context;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Protocol;
+using Cicero.Grpc.LoadBalancing;
 using Cicero.Runtime;
+using Grpc.Core;
+using Grpc.Core.Interceptors;
 
 namespace Cicero.Grpc.Client;
 
 /// <summary>
-/// Cicero's client side for calls to one downstream service: stamps the request context and this process's id on the
-/// call, caps the gRPC deadline at the context's remaining budget, and when the call ends counts it towards the
-/// workflow's amplification and joins the callee's progress b into the caller's (sequentially, or in parallel inside
-/// <see cref="ParallelCalls"/>). Calls made outside a Cicero request pass through untouched.
+/// Cicero's client side as a grpc-dotnet <see cref="Interceptor"/> for the calls to one downstream service: stamps the
+/// request context and this process's id on the call, caps the gRPC deadline at the context's remaining budget, and
+/// when the call ends counts it towards the workflow's amplification and joins the callee's progress b into the
+/// caller's (sequentially, or in parallel inside <see cref="ParallelCalls"/>). On a channel balanced by a Cicero
+/// policy (<see cref="ReplicaSelectorBalancerFactory"/>) it also hands each call's trailers to the replica that served
+/// it. Calls made outside a Cicero request pass through with their headers and deadline untouched.
 /// </summary>
-public sealed class CiceroClientInterceptor : ClientInterceptor
+/// <remarks>
+/// Attach it with <c>AddGrpcClient&lt;T&gt;().AddCiceroDownstream("service")</c>, or to any channel with
+/// <c>channel.Intercept(new CiceroClientInterceptor(runtime, "service", "http://10.0.0.5:5000"))</c>.
+/// </remarks>
+public sealed class CiceroClientInterceptor : Interceptor
 {
     private const string UnknownInstance = "unknown";
 
@@ -32,13 +40,48 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
     {
     }
 
-    internal CiceroClientInterceptor(CiceroRuntime runtime, string downstreamService, Func<string> callerId)
+    /// <summary>Creates the interceptor with an id resolved when the first call is made (e.g. once the server listens).</summary>
+    /// <param name="runtime">This process's runtime.</param>
+    /// <param name="downstreamService">The service the calls go to, as configured for rate exchange.</param>
+    /// <param name="callerId">Gives this process's id.</param>
+    public CiceroClientInterceptor(CiceroRuntime runtime, string downstreamService, Func<string> callerId)
     {
         ArgumentNullException.ThrowIfNull(runtime);
         ArgumentException.ThrowIfNullOrWhiteSpace(downstreamService);
+        ArgumentNullException.ThrowIfNull(callerId);
         _runtime = runtime;
         _downstreamService = downstreamService;
         _callerId = callerId;
+    }
+
+    /// <summary>Gets the downstream service the calls go to.</summary>
+    public string DownstreamService => _downstreamService;
+
+    /// <inheritdoc />
+    public override TResponse BlockingUnaryCall<TRequest, TResponse>(
+        TRequest request,
+        ClientInterceptorContext<TRequest, TResponse> context,
+        BlockingUnaryCallContinuation<TRequest, TResponse> continuation)
+    {
+        ArgumentNullException.ThrowIfNull(continuation);
+        var current = CiceroContext.Current;
+        var tracker = new CallTracker(this, current);
+        var previous = OutgoingCall.Enter(tracker.Slot);
+        try
+        {
+            var response = continuation(request, current is null ? context : Stamp(context, current));
+            tracker.Complete(null, StatusCode.OK);
+            return response;
+        }
+        catch (RpcException ex)
+        {
+            tracker.Complete(ex.Trailers, ex.StatusCode);
+            throw;
+        }
+        finally
+        {
+            OutgoingCall.Exit(previous);
+        }
     }
 
     /// <inheritdoc />
@@ -48,16 +91,34 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         AsyncUnaryCallContinuation<TRequest, TResponse> continuation)
     {
         ArgumentNullException.ThrowIfNull(continuation);
-        if (CiceroContext.Current is not { } current)
+        var current = CiceroContext.Current;
+        var tracker = new CallTracker(this, current);
+        AsyncUnaryCall<TResponse> call;
+        var previous = OutgoingCall.Enter(tracker.Slot);
+        try
         {
-            return continuation(request, context);
+            call = continuation(request, current is null ? context : Stamp(context, current));
+        }
+        finally
+        {
+            OutgoingCall.Exit(previous);
         }
 
-        var tracker = new CallTracker(this, current);
-        var call = continuation(request, Stamp(context, current, tracker));
-        return tracker.IsAttached
-            ? call
-            : new AsyncUnaryCall<TResponse>(tracker.Track(call.ResponseAsync, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        if (!tracker.IsNeeded)
+        {
+            return call;
+        }
+
+        return new AsyncUnaryCall<TResponse>(
+            tracker.Track(call.ResponseAsync, call.GetStatus, call.GetTrailers),
+            call.ResponseHeadersAsync,
+            call.GetStatus,
+            call.GetTrailers,
+            () =>
+            {
+                call.Dispose();
+                tracker.Complete(null, StatusCode.Cancelled);
+            });
     }
 
     /// <inheritdoc />
@@ -67,17 +128,34 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         AsyncServerStreamingCallContinuation<TRequest, TResponse> continuation)
     {
         ArgumentNullException.ThrowIfNull(continuation);
-        if (CiceroContext.Current is not { } current)
+        var current = CiceroContext.Current;
+        var tracker = new CallTracker(this, current);
+        AsyncServerStreamingCall<TResponse> call;
+        var previous = OutgoingCall.Enter(tracker.Slot);
+        try
         {
-            return continuation(request, context);
+            call = continuation(request, current is null ? context : Stamp(context, current));
+        }
+        finally
+        {
+            OutgoingCall.Exit(previous);
         }
 
-        var tracker = new CallTracker(this, current);
-        var call = continuation(request, Stamp(context, current, tracker));
-        return tracker.IsAttached
-            ? call
-            : new AsyncServerStreamingCall<TResponse>(
-                new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        if (!tracker.IsNeeded)
+        {
+            return call;
+        }
+
+        return new AsyncServerStreamingCall<TResponse>(
+            new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetStatus, call.GetTrailers),
+            call.ResponseHeadersAsync,
+            call.GetStatus,
+            call.GetTrailers,
+            () =>
+            {
+                call.Dispose();
+                tracker.Complete(null, StatusCode.Cancelled);
+            });
     }
 
     /// <inheritdoc />
@@ -86,17 +164,35 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         AsyncClientStreamingCallContinuation<TRequest, TResponse> continuation)
     {
         ArgumentNullException.ThrowIfNull(continuation);
-        if (CiceroContext.Current is not { } current)
+        var current = CiceroContext.Current;
+        var tracker = new CallTracker(this, current);
+        AsyncClientStreamingCall<TRequest, TResponse> call;
+        var previous = OutgoingCall.Enter(tracker.Slot);
+        try
         {
-            return continuation(context);
+            call = continuation(current is null ? context : Stamp(context, current));
+        }
+        finally
+        {
+            OutgoingCall.Exit(previous);
         }
 
-        var tracker = new CallTracker(this, current);
-        var call = continuation(Stamp(context, current, tracker));
-        return tracker.IsAttached
-            ? call
-            : new AsyncClientStreamingCall<TRequest, TResponse>(
-                call.RequestStream, tracker.Track(call.ResponseAsync, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        if (!tracker.IsNeeded)
+        {
+            return call;
+        }
+
+        return new AsyncClientStreamingCall<TRequest, TResponse>(
+            call.RequestStream,
+            tracker.Track(call.ResponseAsync, call.GetStatus, call.GetTrailers),
+            call.ResponseHeadersAsync,
+            call.GetStatus,
+            call.GetTrailers,
+            () =>
+            {
+                call.Dispose();
+                tracker.Complete(null, StatusCode.Cancelled);
+            });
     }
 
     /// <inheritdoc />
@@ -105,17 +201,35 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         AsyncDuplexStreamingCallContinuation<TRequest, TResponse> continuation)
     {
         ArgumentNullException.ThrowIfNull(continuation);
-        if (CiceroContext.Current is not { } current)
+        var current = CiceroContext.Current;
+        var tracker = new CallTracker(this, current);
+        AsyncDuplexStreamingCall<TRequest, TResponse> call;
+        var previous = OutgoingCall.Enter(tracker.Slot);
+        try
         {
-            return continuation(context);
+            call = continuation(current is null ? context : Stamp(context, current));
+        }
+        finally
+        {
+            OutgoingCall.Exit(previous);
         }
 
-        var tracker = new CallTracker(this, current);
-        var call = continuation(Stamp(context, current, tracker));
-        return tracker.IsAttached
-            ? call
-            : new AsyncDuplexStreamingCall<TRequest, TResponse>(
-                call.RequestStream, new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetTrailers), call.ResponseHeadersAsync, call.GetStatus, call.GetTrailers, call.Dispose);
+        if (!tracker.IsNeeded)
+        {
+            return call;
+        }
+
+        return new AsyncDuplexStreamingCall<TRequest, TResponse>(
+            call.RequestStream,
+            new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetStatus, call.GetTrailers),
+            call.ResponseHeadersAsync,
+            call.GetStatus,
+            call.GetTrailers,
+            () =>
+            {
+                call.Dispose();
+                tracker.Complete(null, StatusCode.Cancelled);
+            });
     }
 
     private static Func<string> Constant(string callerId)
@@ -124,10 +238,9 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         return () => callerId;
     }
 
-    private ClientInterceptorContext<TRequest, TResponse> Stamp<TRequest, TResponse>(
-        ClientInterceptorContext<TRequest, TResponse> context,
-        RequestContext current,
-        CallTracker tracker)
+    private ClientInterceptorContext<TRequest, TResponse> Stamp<TRequest, TResponse>(ClientInterceptorContext<TRequest, TResponse> context, RequestContext current)
+        where TRequest : class
+        where TResponse : class
     {
         var options = context.Options;
         var headers = new Metadata();
@@ -135,23 +248,29 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
         {
             foreach (var entry in existing)
             {
-                if (entry.Key is not CiceroMetadataKeys.Context)
+                // A context the application copied from the incoming call is replaced, never sent twice.
+                if (!string.Equals(entry.Key, CiceroMetadataKeys.Context, StringComparison.Ordinal))
                 {
-                    headers.AddRaw(entry);
+                    headers.Add(entry);
                 }
             }
         }
 
-        headers.AddRaw(MetadataEntry.FromOwnBase64(CiceroMetadataKeys.Context, ContextHeader.EncodeBase64(_runtime.Codec, current, CallerBytes())));
-
+        headers.Add(CiceroMetadataKeys.Context, ContextHeader.Encode(_runtime.Codec, current, CallerBytes()));
         var deadline = options.Deadline;
         if (current.GetRemainingBudget(_runtime.TimeProvider) is { } remaining)
         {
-            var budgetDeadline = _runtime.TimeProvider.GetUtcNow() + (remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero);
+            var budgetDeadline = (_runtime.TimeProvider.GetUtcNow() + (remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero)).UtcDateTime;
             deadline = deadline is { } d && d < budgetDeadline ? d : budgetDeadline;
         }
 
-        return context with { Options = options with { Headers = headers, Deadline = deadline, CompletionObserver = tracker } };
+        options = options.WithHeaders(headers);
+        if (deadline is { } capped)
+        {
+            options = options.WithDeadline(capped);
+        }
+
+        return new ClientInterceptorContext<TRequest, TResponse>(context.Method, context.Host, options);
     }
 
     private byte[] CallerBytes()
@@ -170,16 +289,14 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
 
     private void OnCompleted(RequestContext current, ParallelCalls? scope, Metadata? trailers)
     {
-        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
-        if (trailers is null
-            || !trailers.TryCopyValueBytes(CiceroMetadataKeys.Result, bytes, out var length)
-            || !TrailerCodec.TryDecode(bytes[..length], out var progress, out _, out _, out _, out var instance))
+        if (trailers?.Get(CiceroMetadataKeys.Result) is not { IsBinary: true } entry
+            || !TrailerCodec.TryDecode(entry.ValueBytes, out var progress, out _, out _, out _, out var instance))
         {
             _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, UnknownInstance);
             return;
         }
 
-        _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, _instances.Get(instance));
+        _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, instance.IsEmpty ? UnknownInstance : _instances.Get(instance));
         if (scope is not null && scope.Belongs(current))
         {
             scope.Add(progress);
@@ -193,73 +310,106 @@ public sealed class CiceroClientInterceptor : ClientInterceptor
     private sealed record EncodedId(string? Id, byte[] Bytes);
 
     /// <summary>
-    /// Finishes one call's accounting exactly once, however it ends: told by the transport (no wrapper, no extra state
-    /// machine), or, behind a transport that does not know it, by wrapping the call's response.
+    /// Finishes one call's accounting exactly once, however it ends: the request's progress and amplification when
+    /// the call was made inside a Cicero request, and the balancer's feedback when a Cicero policy picked its replica.
     /// </summary>
-    private sealed class CallTracker(CiceroClientInterceptor owner, RequestContext current) : CallCompletionObserver
+    private sealed class CallTracker(CiceroClientInterceptor owner, RequestContext? current)
     {
-        private readonly ParallelCalls? _scope = ParallelCalls.Current;
+        private readonly ParallelCalls? _scope = current is null ? null : ParallelCalls.Current;
         private int _done;
 
-        public override void OnCallCompleted(RpcStatus status, Metadata trailers) => Complete(trailers);
+        public OutgoingCall Slot { get; } = new();
 
-        public async Task<T> Track<T>(Task<T> response, Func<Metadata> getTrailers)
+        /// <summary>
+        /// Gets a value indicating whether the call must be wrapped: inside a request, or picked by a Cicero policy. A
+        /// call needing neither releases its slot, so a pick that happens later does not wait for trailers.
+        /// </summary>
+        public bool IsNeeded
         {
-            try
+            get
             {
-                return await response.ConfigureAwait(false);
-            }
-            finally
-            {
-                Complete(getTrailers);
+                if (current is not null || Slot.IsBound)
+                {
+                    return true;
+                }
+
+                Slot.Abandon();
+                return false;
             }
         }
 
-        public void Complete(Func<Metadata> getTrailers)
+        public async Task<T> Track<T>(Task<T> response, Func<Status> getStatus, Func<Metadata> getTrailers)
         {
-            Metadata? trailers;
             try
             {
+                var result = await response.ConfigureAwait(false);
+                Complete(getStatus, getTrailers);
+                return result;
+            }
+            catch (RpcException ex)
+            {
+                Complete(ex.Trailers, ex.StatusCode);
+                throw;
+            }
+            catch
+            {
+                Complete(null, StatusCode.Cancelled);
+                throw;
+            }
+        }
+
+        public void Complete(Func<Status> getStatus, Func<Metadata> getTrailers)
+        {
+            Metadata? trailers;
+            StatusCode status;
+            try
+            {
+                status = getStatus().StatusCode;
                 trailers = getTrailers();
             }
             catch (InvalidOperationException)
             {
+                status = StatusCode.Unknown;
                 trailers = null;
             }
 
-            Complete(trailers);
+            Complete(trailers, status);
         }
 
-        private void Complete(Metadata? trailers)
+        public void Complete(Metadata? trailers, StatusCode status)
         {
             if (Interlocked.Exchange(ref _done, 1) != 0)
             {
                 return;
             }
 
-            owner.OnCompleted(current, _scope, trailers);
+            Slot.Report(trailers, status);
+            if (current is not null)
+            {
+                owner.OnCompleted(current, _scope, trailers);
+            }
         }
     }
 
-    private sealed class TrackedReader<T>(IAsyncStreamReader<T> inner, CallTracker tracker, Func<Metadata> getTrailers) : IAsyncStreamReader<T>
+    private sealed class TrackedReader<T>(IAsyncStreamReader<T> inner, CallTracker tracker, Func<Status> getStatus, Func<Metadata> getTrailers) : IAsyncStreamReader<T>
     {
         public T Current => inner.Current;
 
-        public async Task<bool> MoveNext(CancellationToken cancellationToken = default)
+        public async Task<bool> MoveNext(CancellationToken cancellationToken)
         {
             try
             {
                 var more = await inner.MoveNext(cancellationToken).ConfigureAwait(false);
                 if (!more)
                 {
-                    tracker.Complete(getTrailers);
+                    tracker.Complete(getStatus, getTrailers);
                 }
 
                 return more;
             }
-            catch (RpcException)
+            catch (RpcException ex)
             {
-                tracker.Complete(getTrailers);
+                tracker.Complete(ex.Trailers, ex.StatusCode);
                 throw;
             }
         }

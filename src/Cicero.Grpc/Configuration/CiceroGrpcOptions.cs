@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Server;
+using Grpc.Core;
 using Cicero.Policies.Dropping;
 using Cicero.Policies.RateLimiting;
 using Cicero.Runtime;
@@ -58,6 +58,19 @@ public sealed class CiceroGrpcOptions
 
     /// <summary>Gets or sets the background-activity signal in [0, 1] sent to C3 clients (e.g. compaction); none by default.</summary>
     public Func<double>? BackgroundActivity { get; set; }
+
+    /// <summary>
+    /// Gets or sets a value indicating whether callers that an entry point does not trust (see <see cref="IsEntryPoint"/>)
+    /// receive this instance's id (its internal address) in <see cref="CiceroMetadataKeys.Result"/>; off by default.
+    /// </summary>
+    public bool ExposeInstanceIdToUntrustedCallers { get; set; }
+
+    /// <summary>
+    /// Gets the fully qualified gRPC services (<c>package.Service</c>) that Cicero's server interceptor lets through
+    /// without context, admission or trailers: control-plane traffic that must never be dropped. The health and
+    /// reflection services by default; Cicero's own rate exchange always.
+    /// </summary>
+    public IList<string> ExemptServices { get; } = ["grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection", "grpc.reflection.v1alpha.ServerReflection"];
 
     /// <summary>Gets the Core options: workflow bound, model, admission, rate adaptation (quantile, interval, timeouts).</summary>
     public CiceroOptions Core { get; } = new();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
-using Cicero.Grpc.Protocol;
+using Grpc.Core;
 
 namespace Cicero.Grpc.Context;
 
@@ -22,10 +22,8 @@ public static class CiceroTrailers
     public static bool TryRead(Metadata? trailers, out CiceroCallResult result)
     {
         result = default;
-        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
-        if (trailers is null
-            || !trailers.TryCopyValueBytes(CiceroMetadataKeys.Result, bytes, out var length)
-            || !TrailerCodec.TryDecode(bytes[..length], out var progress, out var queueSize, out var serviceSeconds, out var background, out var instance))
+        if (trailers?.Get(CiceroMetadataKeys.Result) is not { IsBinary: true } entry
+            || !TrailerCodec.TryDecode(entry.ValueBytes, out var progress, out var queueSize, out var serviceSeconds, out var background, out var instance))
         {
             return false;
         }
@@ -41,9 +39,7 @@ public static class CiceroTrailers
     public static bool TryReadProgress(Metadata? trailers, out ProgressDelta progress)
     {
         progress = default;
-        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
-        return trailers is not null
-            && trailers.TryCopyValueBytes(CiceroMetadataKeys.Result, bytes, out var length)
-            && TrailerCodec.TryDecodeProgress(bytes[..length], out progress);
+        return trailers?.Get(CiceroMetadataKeys.Result) is { IsBinary: true } entry
+            && TrailerCodec.TryDecodeProgress(entry.ValueBytes, out progress);
     }
 }

@@ -14,19 +14,13 @@ internal static class ContextHeader
     /// <summary>The longest header a default server accepts: the longest context and the longest caller id.</summary>
     public const int MaxLength = RequestContextCodec.MaxEncodedLength + CallerIds.MaxLength;
 
-    /// <summary>Encodes the header into a new array (for tests and tools; calls use <see cref="EncodeBase64"/>).</summary>
+    /// <summary>Encodes the header into a new array: the value of the binary metadata entry.</summary>
     public static byte[] Encode(RequestContextCodec codec, RequestContext context, ReadOnlySpan<byte> caller)
     {
         Span<byte> bytes = stackalloc byte[MaxLength];
         return bytes[..Write(codec, context, caller, bytes)].ToArray();
     }
 
-    /// <summary>Encodes the header straight into its wire form (unpadded base64): one string, no intermediate array.</summary>
-    public static string EncodeBase64(RequestContextCodec codec, RequestContext context, ReadOnlySpan<byte> caller)
-    {
-        Span<byte> bytes = stackalloc byte[MaxLength];
-        return Protocol.Base64Metadata.Encode(bytes[..Write(codec, context, caller, bytes)]);
-    }
 
     /// <summary>
     /// Splits a header into its context and caller parts. When the context's header is malformed the whole value is

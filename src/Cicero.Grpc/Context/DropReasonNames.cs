@@ -25,8 +25,16 @@ public static class DropReasonNames
             "queue_full" => DropReason.QueueFull,
             "downstream_dropped" => DropReason.DownstreamDropped,
             "policy" => DropReason.Policy,
+            "deadline_expired" => DropReason.DeadlineExpired,
             _ => DropReason.None,
         };
         return reason != DropReason.None;
     }
+
+    /// <summary>Gets the gRPC status a rejection for this reason carries (the table in docs/grpc-integration.md).</summary>
+    /// <param name="reason">The reason.</param>
+    /// <returns><c>DEADLINE_EXCEEDED</c> when time ran out or would run out; <c>RESOURCE_EXHAUSTED</c> otherwise.</returns>
+    public static global::Grpc.Core.StatusCode ToStatusCode(DropReason reason) => reason is DropReason.DeadlineInfeasible or DropReason.DeadlineExpired
+        ? global::Grpc.Core.StatusCode.DeadlineExceeded
+        : global::Grpc.Core.StatusCode.ResourceExhausted;
 }

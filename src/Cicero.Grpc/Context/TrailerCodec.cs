@@ -33,14 +33,6 @@ internal static class TrailerCodec
         return bytes;
     }
 
-    /// <summary>Encodes straight into the trailer's wire form (unpadded base64): one string, no intermediate array.</summary>
-    public static string EncodeBase64(ProgressDelta progress, double queueSize, TimeSpan serviceTime, double backgroundActivity, ReadOnlySpan<byte> instance)
-    {
-        Span<byte> bytes = stackalloc byte[FixedLength + MaxInstanceLength];
-        bytes = bytes[..(FixedLength + instance.Length)];
-        Write(bytes, progress, queueSize, serviceTime, backgroundActivity, instance);
-        return Protocol.Base64Metadata.Encode(bytes);
-    }
 
     private static void Write(Span<byte> span, ProgressDelta progress, double queueSize, TimeSpan serviceTime, double backgroundActivity, ReadOnlySpan<byte> instance)
     {

@@ -42,11 +42,14 @@ public static class CiceroBuilderExtensions
         return builder;
     }
 
-    /// <summary>Adds a downstream service that this one calls; get its call invoker from <see cref="CiceroDownstreams"/>.</summary>
+    /// <summary>
+    /// Adds a downstream service that this one calls: its instances are polled for admission rates, and a client made
+    /// with <c>AddGrpcClient&lt;T&gt;().AddCiceroDownstream(name)</c> calls them through <paramref name="loadBalancingPolicy"/>.
+    /// </summary>
     /// <param name="builder">The builder.</param>
     /// <param name="name">The service's name.</param>
     /// <param name="addresses">The instances' addresses.</param>
-    /// <param name="loadBalancingPolicy">The load-balancing policy: <c>c3</c> (default), <c>round_robin</c>, or any replica selector.</param>
+    /// <param name="loadBalancingPolicy">The load-balancing policy: <c>c3</c> (default), any replica selector, or grpc-dotnet's <c>round_robin</c> and <c>pick_first</c>.</param>
     /// <returns>The builder.</returns>
     public static ICiceroBuilder AddDownstream(this ICiceroBuilder builder, string name, IEnumerable<string> addresses, string loadBalancingPolicy = "c3")
     {
@@ -112,6 +115,11 @@ public static class CiceroBuilderExtensions
         configure(catalog);
         var built = catalog.Build();
         builder.Services.AddSingleton(built);
+        foreach (var name in built.ReplicaSelectorNames.Except(PolicyCatalog.Default.ReplicaSelectorNames, StringComparer.Ordinal))
+        {
+            CiceroServiceCollectionExtensions.AddBalancer(builder.Services, name);
+        }
+
         return builder;
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
-using Cicero.Grpc.LoadBalancing;
+using Grpc.Net.Client.Configuration;
 using Cicero.Policies.Registration;
 using Microsoft.Extensions.Options;
 
@@ -80,7 +80,7 @@ internal sealed class CiceroGrpcOptionsValidator(PolicyCatalog catalog) : IValid
         }
 
         var downstreamNames = new HashSet<string>(StringComparer.Ordinal);
-        var balancers = catalog.ReplicaSelectorNames.Append(RoundRobinLoadBalancerFactory.PolicyName).ToArray();
+        var balancers = catalog.ReplicaSelectorNames.Append(LoadBalancingConfig.RoundRobinPolicyName).Append(LoadBalancingConfig.PickFirstPolicyName).ToArray();
         for (var i = 0; i < options.Downstreams.Count; i++)
         {
             var downstream = options.Downstreams[i];

@@ -1,22 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
+using Cicero.Grpc.LoadBalancing;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Server;
 using Cicero.Policies.Registration;
 using Cicero.Runtime;
+using Grpc.AspNetCore.Server;
+using Grpc.Net.Client;
+using Grpc.Net.Client.Balancer;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Cicero.Grpc.Hosting;
 
-/// <summary>Registers Cicero in an ASP.NET Core service.</summary>
+/// <summary>Registers Cicero in an ASP.NET Core gRPC service.</summary>
 public static class CiceroServiceCollectionExtensions
 {
     /// <summary>
-    /// Adds Cicero: the runtime, the server interceptor (admission, context, trailers), the downstream channels with the
-    /// client interceptor, the rate-exchange service and its control loop. Options are validated at start-up.
+    /// Adds Cicero to a grpc-dotnet service: the runtime; <see cref="CiceroServerInterceptor"/> as a global interceptor
+    /// of <c>AddGrpc</c>, so every <c>MapGrpcService&lt;T&gt;()</c> endpoint gets context, admission and trailers; the
+    /// Cicero load-balancing policies (<c>c3</c> and the other replica selectors) and the <c>cicero:///service</c>
+    /// resolver for <c>GrpcChannel</c>s built from this container; the rate-exchange service (map it with
+    /// <c>MapCiceroRateExchange()</c>) and its control loop. Options are validated at start-up.
     /// </summary>
     /// <param name="services">The services.</param>
     /// <param name="configure">Sets the options; <see cref="CiceroGrpcOptions.ServiceName"/> is required.</param>
@@ -25,26 +33,67 @@ public static class CiceroServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configure);
+        services.AddGrpc();
         services.AddOptions<CiceroGrpcOptions>().Configure(configure).ValidateOnStart();
         services.TryAddSingleton(PolicyCatalog.Default);
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<CiceroGrpcOptions>, CiceroGrpcOptionsValidator>());
         services.TryAddSingleton(sp => sp.GetRequiredService<IOptions<CiceroGrpcOptions>>().Value);
         services.TryAddSingleton(sp => new CiceroInstance(sp.GetRequiredService<CiceroGrpcOptions>(), sp));
-        services.TryAddSingleton(sp => new GrpcDownstreamRateSource(sp.GetRequiredService<CiceroGrpcOptions>().RateExchange.SharedToken));
+        services.TryAddSingleton(sp => new GrpcDownstreamRateSource(
+            sp.GetRequiredService<CiceroGrpcOptions>().RateExchange.SharedToken,
+            address => GrpcChannel.ForAddress(address, new GrpcChannelOptions { LoggerFactory = sp.GetService<ILoggerFactory>() }),
+            sp.GetService<ILogger<GrpcDownstreamRateSource>>(),
+            sp.GetService<TimeProvider>()));
         services.TryAddSingleton(CreateRuntime);
-        services.TryAddSingleton<CiceroDownstreams>();
         services.TryAddSingleton<RateExchangeService>();
         services.TryAddSingleton(_ => new Telemetry.WorkflowTagLimiter());
+
         // A second AddCicero (a library and the app both calling it) configures the same options; it must not put
         // the interceptor into the pipeline twice, which would admit and count every call twice.
         if (!services.Any(d => d.ServiceType == typeof(CiceroServerInterceptor)))
         {
             services.AddSingleton<CiceroServerInterceptor>();
-            services.AddSingleton<ServerInterceptor>(sp => sp.GetRequiredService<CiceroServerInterceptor>());
+            services.Configure<GrpcServiceOptions>(o => o.Interceptors.Add<CiceroServerInterceptor>());
+            services.AddSingleton<ResolverFactory, CiceroDownstreamResolverFactory>();
+            services.AddCiceroLoadBalancing();
+            services.AddHostedService<CiceroHostedService>();
         }
-        services.AddHostedService<CiceroHostedService>();
+
         return new CiceroBuilder(services);
     }
+
+    /// <summary>
+    /// Registers Cicero's load-balancing policies (one per replica selector: <c>c3</c>, <c>c3-background</c>,
+    /// <c>least-outstanding</c>, <c>p2c-peak-ewma</c>, <c>dynamic-snitch</c>, ...) as grpc-dotnet
+    /// <see cref="LoadBalancerFactory"/> services, for clients that do not run Cicero's server side. A
+    /// <c>GrpcChannel</c> whose <see cref="GrpcChannelOptions.ServiceProvider"/> is this container selects one with
+    /// <c>new LoadBalancingConfig("c3")</c>. <c>AddCicero</c> calls it.
+    /// </summary>
+    /// <param name="services">The services.</param>
+    /// <returns>The services.</returns>
+    public static IServiceCollection AddCiceroLoadBalancing(this IServiceCollection services)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        if (services.Any(d => d.ServiceType == typeof(CiceroLoadBalancingMarker)))
+        {
+            return services;
+        }
+
+        services.AddSingleton<CiceroLoadBalancingMarker>();
+        foreach (var name in PolicyCatalog.Default.ReplicaSelectorNames)
+        {
+            AddBalancer(services, name);
+        }
+
+        return services;
+    }
+
+    /// <summary>Registers the load-balancing policy of one replica selector, found by name in the container's catalog.</summary>
+    internal static void AddBalancer(IServiceCollection services, string name) =>
+        services.AddSingleton<LoadBalancerFactory>(sp => new ReplicaSelectorBalancerFactory(
+            (sp.GetService<PolicyCatalog>() ?? PolicyCatalog.Default).GetReplicaSelector(name),
+            null,
+            sp.GetService<TimeProvider>()));
 
     private static CiceroRuntime CreateRuntime(IServiceProvider services)
     {
@@ -74,4 +123,7 @@ public static class CiceroServiceCollectionExtensions
 
         return runtime;
     }
+
+    /// <summary>Marks that the balancer policies are registered, so that a second call adds none twice.</summary>
+    private sealed class CiceroLoadBalancingMarker;
 }

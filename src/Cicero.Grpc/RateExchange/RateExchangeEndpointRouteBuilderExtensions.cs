@@ -1,32 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
-using Cicero.Grpc.Server;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace Cicero.Grpc.RateExchange;
 
-/// <summary>Maps Cicero's rate-exchange endpoint.</summary>
+/// <summary>Maps Cicero's rate-exchange service.</summary>
 public static class RateExchangeEndpointRouteBuilderExtensions
 {
     /// <summary>
-    /// Maps <c>/cicero.v1.RateExchange/GetAdmissionRates</c>, through which upstream callers pull this instance's
-    /// admission rates. It requires <see cref="RateExchangeOptions.AuthorizationPolicy"/> when one is configured and
-    /// checks <see cref="RateExchangeOptions.SharedToken"/> when one is set; add further conventions on the result.
-    /// Server interceptors do not apply: rate exchange is control-plane traffic and must not be admitted or dropped.
+    /// Maps the generated <c>cicero.v1.RateExchange</c> service (<c>Protos/rate_exchange.proto</c>) with
+    /// <c>MapGrpcService</c>, through which upstream callers pull this instance's admission rates. It requires
+    /// <see cref="RateExchangeOptions.AuthorizationPolicy"/> when one is configured and checks
+    /// <see cref="RateExchangeOptions.SharedToken"/> when one is set; further conventions (e.g.
+    /// <c>RequireAuthorization()</c>, <c>RequireHost()</c>) apply to the result. Cicero's server interceptor lets the
+    /// service through: rate exchange is control-plane traffic and is never admitted or dropped.
     /// </summary>
     /// <param name="endpoints">The route builder.</param>
-    /// <returns>The endpoint's convention builder.</returns>
+    /// <returns>The service's convention builder.</returns>
     /// <exception cref="InvalidOperationException"><c>AddCicero</c> was not called.</exception>
-    public static IEndpointConventionBuilder MapCiceroRateExchange(this IEndpointRouteBuilder endpoints)
+    public static GrpcServiceEndpointConventionBuilder MapCiceroRateExchange(this IEndpointRouteBuilder endpoints)
     {
         ArgumentNullException.ThrowIfNull(endpoints);
-        var service = endpoints.ServiceProvider.GetService<RateExchangeService>()
+        _ = endpoints.ServiceProvider.GetService<RateExchangeService>()
             ?? throw new InvalidOperationException("MapCiceroRateExchange needs services.AddCicero(...) first.");
         var options = endpoints.ServiceProvider.GetRequiredService<CiceroGrpcOptions>();
-        var builder = endpoints.MapGrpcUnaryWithoutInterceptors(RateExchangeMethods.GetAdmissionRates, service.GetAdmissionRates);
+        var builder = endpoints.MapGrpcService<RateExchangeService>();
         if (options.RateExchange.AuthorizationPolicy is { Length: > 0 } policy)
         {
             builder.RequireAuthorization(policy);

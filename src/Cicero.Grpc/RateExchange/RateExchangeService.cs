@@ -4,37 +4,42 @@ using System.Security.Cryptography;
 using System.Text;
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Hosting;
-using Cicero.Grpc.Protocol;
 using Cicero.Grpc.RateExchange.Protocol;
-using Cicero.Grpc.Server;
 using Cicero.Runtime;
+using Grpc.Core;
+using Protocol = Cicero.Grpc.RateExchange.Protocol;
 
 namespace Cicero.Grpc.RateExchange;
 
 /// <summary>Answers <c>GetAdmissionRates</c>: the rates this instance grants the asking caller, per workflow.</summary>
-internal sealed class RateExchangeService(CiceroRuntime runtime, CiceroInstance instance, CiceroGrpcOptions options)
+internal sealed class RateExchangeService(CiceroRuntime runtime, CiceroInstance instance, CiceroGrpcOptions options) : Protocol.RateExchange.RateExchangeBase
 {
+    /// <summary>The methods' common prefix, <c>/cicero.v1.RateExchange/</c>: the server interceptor lets them through.</summary>
+    public const string MethodPrefix = "/cicero.v1.RateExchange/";
+
     private readonly byte[]? _token = options.RateExchange.SharedToken is { Length: > 0 } token ? Encoding.UTF8.GetBytes(token) : null;
 
-    public Task<GetAdmissionRatesResponse> GetAdmissionRates(GetAdmissionRatesRequest request, ServerCallContext context)
+    public override Task<GetAdmissionRatesResponse> GetAdmissionRates(GetAdmissionRatesRequest request, ServerCallContext context)
     {
+        ArgumentNullException.ThrowIfNull(request);
+        ArgumentNullException.ThrowIfNull(context);
         if (_token is not null)
         {
             var presented = context.RequestHeaders.GetValue(CiceroMetadataKeys.RateExchangeToken);
             if (presented is null)
             {
-                throw new RpcException(new RpcStatus(StatusCode.Unauthenticated, $"The rate-exchange endpoint requires the '{CiceroMetadataKeys.RateExchangeToken}' header."));
+                throw new RpcException(new Status(StatusCode.Unauthenticated, $"The rate-exchange endpoint requires the '{CiceroMetadataKeys.RateExchangeToken}' header."));
             }
 
             if (!CryptographicOperations.FixedTimeEquals(Encoding.UTF8.GetBytes(presented), _token))
             {
-                throw new RpcException(new RpcStatus(StatusCode.PermissionDenied, "The rate-exchange token is wrong."));
+                throw new RpcException(new Status(StatusCode.PermissionDenied, "The rate-exchange token is wrong."));
             }
         }
 
         if (string.IsNullOrWhiteSpace(request.Caller))
         {
-            throw new RpcException(new RpcStatus(StatusCode.InvalidArgument, "GetAdmissionRatesRequest.caller is empty."));
+            throw new RpcException(new Status(StatusCode.InvalidArgument, "GetAdmissionRatesRequest.caller is empty."));
         }
 
         var answer = runtime.RateAdaptation.GetAdmissionRatesFor(request.Caller);

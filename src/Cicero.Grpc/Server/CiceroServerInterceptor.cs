@@ -5,25 +5,30 @@ using Cicero.Context;
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Hosting;
-using Cicero.Grpc.Protocol;
+using Grpc.Core;
 using Cicero.Grpc.Telemetry;
 using Cicero.Runtime;
+using Grpc.Core.Interceptors;
 
 namespace Cicero.Grpc.Server;
 
 /// <summary>
-/// Cicero's server side, for all four call kinds: reads or starts the request context, admits or rejects
-/// (<see cref="StatusCode.ResourceExhausted"/> with the reason in <see cref="CiceroMetadataKeys.DropReason"/>, before any
-/// work), makes the context ambient (<see cref="CiceroContext.Current"/>), and on completion writes the progress
-/// counters b, the replica-selection feedback and the instance id into one trailer (<see cref="CiceroMetadataKeys.Result"/>).
+/// Cicero's server side as a grpc-dotnet <see cref="Interceptor"/>, for all four call kinds: reads or starts the request
+/// context, admits or rejects (<see cref="StatusCode.ResourceExhausted"/> or <see cref="StatusCode.DeadlineExceeded"/>
+/// with the reason in <see cref="CiceroMetadataKeys.DropReason"/>, before any work), makes the context ambient
+/// (<see cref="CiceroContext.Current"/>), and on completion writes the progress counters b, the replica-selection
+/// feedback and the instance id into one trailer (<see cref="CiceroMetadataKeys.Result"/>). <c>AddCicero</c> registers it
+/// for every service mapped with <c>MapGrpcService&lt;T&gt;()</c>; control-plane services (rate exchange, health,
+/// reflection, <see cref="CiceroGrpcOptions.ExemptServices"/>) pass through untouched.
 /// </summary>
-public sealed class CiceroServerInterceptor : ServerInterceptor
+public sealed class CiceroServerInterceptor : Interceptor
 {
     private readonly CiceroRuntime _runtime;
     private readonly CiceroGrpcOptions _options;
     private readonly CiceroInstance _instance;
     private readonly WorkflowTagLimiter _tags;
     private readonly CallerIds _callers = new();
+    private readonly string[] _exempt;
     private byte[]? _instanceBytes;
     private long _inFlight;
 
@@ -41,6 +46,7 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         _options = options;
         _instance = instance;
         _tags = tags ?? new WorkflowTagLimiter();
+        _exempt = [.. options.ExemptServices.Select(service => "/" + service + "/")];
     }
 
     /// <summary>Gets the number of admitted calls in progress.</summary>
@@ -58,6 +64,11 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
+        if (IsExempt(context))
+        {
+            return continuation(request, context);
+        }
+
         var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
         ValueTask<AdmittedCall> begin;
         try
@@ -89,6 +100,12 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             activity?.Dispose();
             throw Dropped(context, ex.Reason, ex.Message);
         }
+        catch (RpcException ex) when (IsDownstreamDrop(ex))
+        {
+            End(context, call);
+            activity?.Dispose();
+            throw DownstreamDropped(context, ex);
+        }
         catch
         {
             End(context, call);
@@ -119,6 +136,11 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
+        if (IsExempt(context))
+        {
+            return await continuation(requestStream, context).ConfigureAwait(false);
+        }
+
         using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
         var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
@@ -130,6 +152,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         {
             throw Dropped(context, ex.Reason, ex.Message);
         }
+        catch (RpcException ex) when (IsDownstreamDrop(ex))
+        {
+            throw DownstreamDropped(context, ex);
+        }
         finally
         {
             End(context, call);
@@ -139,12 +165,18 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     /// <inheritdoc />
     public override async Task ServerStreamingServerHandler<TRequest, TResponse>(
         TRequest request,
-        IAsyncStreamWriter<TResponse> responseStream,
+        IServerStreamWriter<TResponse> responseStream,
         ServerCallContext context,
         ServerStreamingServerMethod<TRequest, TResponse> continuation)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
+        if (IsExempt(context))
+        {
+            await continuation(request, responseStream, context).ConfigureAwait(false);
+            return;
+        }
+
         using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
         var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
@@ -156,6 +188,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         {
             throw Dropped(context, ex.Reason, ex.Message);
         }
+        catch (RpcException ex) when (IsDownstreamDrop(ex))
+        {
+            throw DownstreamDropped(context, ex);
+        }
         finally
         {
             End(context, call);
@@ -165,12 +201,18 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     /// <inheritdoc />
     public override async Task DuplexStreamingServerHandler<TRequest, TResponse>(
         IAsyncStreamReader<TRequest> requestStream,
-        IAsyncStreamWriter<TResponse> responseStream,
+        IServerStreamWriter<TResponse> responseStream,
         ServerCallContext context,
         DuplexStreamingServerMethod<TRequest, TResponse> continuation)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
+        if (IsExempt(context))
+        {
+            await continuation(requestStream, responseStream, context).ConfigureAwait(false);
+            return;
+        }
+
         using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
         var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
@@ -181,6 +223,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         catch (RequestDroppedException ex)
         {
             throw Dropped(context, ex.Reason, ex.Message);
+        }
+        catch (RpcException ex) when (IsDownstreamDrop(ex))
+        {
+            throw DownstreamDropped(context, ex);
         }
         finally
         {
@@ -194,6 +240,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         ServerCallContext context,
         UnaryServerMethod<TRequest, TResponse> continuation,
         System.Diagnostics.Activity? activity)
+        where TRequest : class
+        where TResponse : class
     {
         using (activity)
         {
@@ -206,6 +254,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             catch (RequestDroppedException ex)
             {
                 throw Dropped(context, ex.Reason, ex.Message);
+            }
+            catch (RpcException ex) when (IsDownstreamDrop(ex))
+            {
+                throw DownstreamDropped(context, ex);
             }
             finally
             {
@@ -226,6 +278,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
             {
                 throw Dropped(context, ex.Reason, ex.Message);
             }
+            catch (RpcException ex) when (IsDownstreamDrop(ex))
+            {
+                throw DownstreamDropped(context, ex);
+            }
             finally
             {
                 End(context, call);
@@ -239,16 +295,17 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         var now = _runtime.TimeProvider.GetTimestamp();
         var (request, caller, isEntry) = ReadOrStartRequest(context, now);
+        var untrusted = isEntry && !IsTrusted(context);
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
         if (!_options.QueueForAdmission)
         {
-            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, _runtime.Admission.TryAdmit(request, caller, now), now));
+            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, _runtime.Admission.TryAdmit(request, caller, now), now));
         }
 
         var admission = _runtime.Admission.AdmitAsync(request, caller, now, context.CancellationToken);
         return admission.IsCompletedSuccessfully
-            ? new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, admission.Result, now))
-            : AwaitAdmissionAsync(admission, context, activity, request, isEntry);
+            ? new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, admission.Result, now))
+            : AwaitAdmissionAsync(admission, context, activity, request, isEntry, untrusted);
     }
 
     private async ValueTask<AdmittedCall> AwaitAdmissionAsync(
@@ -256,13 +313,14 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         ServerCallContext context,
         System.Diagnostics.Activity? activity,
         RequestContext request,
-        bool isEntry)
+        bool isEntry,
+        bool untrusted)
     {
         var result = await admission.ConfigureAwait(false);
-        return Admitted(context, activity, request, isEntry, result, _runtime.TimeProvider.GetTimestamp());
+        return Admitted(context, activity, request, isEntry, untrusted, result, _runtime.TimeProvider.GetTimestamp());
     }
 
-    private AdmittedCall Admitted(ServerCallContext context, System.Diagnostics.Activity? activity, RequestContext request, bool isEntry, AdmissionResult result, long now)
+    private AdmittedCall Admitted(ServerCallContext context, System.Diagnostics.Activity? activity, RequestContext request, bool isEntry, bool untrusted, AdmissionResult result, long now)
     {
         CiceroActivities.SetAdmission(activity, result.Reason);
         if (!result.IsAdmitted)
@@ -271,34 +329,27 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         }
 
         Interlocked.Increment(ref _inFlight);
-        return new AdmittedCall(request, now, isEntry);
+        return new AdmittedCall(request, now, isEntry, untrusted);
     }
 
     private (RequestContext Request, string? Caller, bool IsEntry) ReadOrStartRequest(ServerCallContext context, long now)
     {
-        var trusted = !_options.IsEntryPoint || _options.TrustIncomingContext || (_options.IsTrustedCaller?.Invoke(context) ?? false);
+        var trusted = IsTrusted(context);
         RequestContext? request = null;
         string? caller = null;
-        var header = context.RequestHeaders.Get(CiceroMetadataKeys.Context);
-        if (header is not null)
+        Span<byte> buffer = stackalloc byte[ContextHeader.MaxLength];
+        var read = IncomingHeaders.TryRead(context, CiceroMetadataKeys.Context, buffer, out var length);
+        switch (read)
         {
-            if (!header.IsBinary)
-            {
-                throw Invalid($"Header '{CiceroMetadataKeys.Context}' must be binary.");
-            }
-
-            // Decoded on the stack; only a value longer than any valid header takes an array (and is then refused).
-            Span<byte> buffer = stackalloc byte[ContextHeader.MaxLength];
-            ReadOnlySpan<byte> bytes = header.TryCopyValueBytes(buffer, out var length) ? buffer[..length] : header.ValueBytes;
-            if (bytes.Length > _options.MaxContextHeaderBytes)
-            {
-                throw Invalid($"Header '{CiceroMetadataKeys.Context}' is {bytes.Length} bytes; the limit is {_options.MaxContextHeaderBytes}.");
-            }
-
-            // An untrusted caller's context is not even decoded: its workflow must not enter the registry.
-            if (trusted)
-            {
-                ContextHeader.Split(bytes, out var contextBytes, out var callerBytes);
+            case IncomingHeaders.Outcome.Malformed:
+                throw Invalid($"Header '{CiceroMetadataKeys.Context}' is malformed: it must be one binary (base64) value.");
+            case IncomingHeaders.Outcome.TooLong:
+                throw Invalid($"Header '{CiceroMetadataKeys.Context}' is longer than the limit of {_options.MaxContextHeaderBytes} bytes.");
+            case IncomingHeaders.Outcome.Found when length > _options.MaxContextHeaderBytes:
+                throw Invalid($"Header '{CiceroMetadataKeys.Context}' is {length} bytes; the limit is {_options.MaxContextHeaderBytes}.");
+            case IncomingHeaders.Outcome.Found when trusted:
+                // An untrusted caller's context is not even decoded: its workflow must not enter the registry.
+                ContextHeader.Split(buffer[..length], out var contextBytes, out var callerBytes);
                 if (!_runtime.Codec.TryRead(contextBytes, now, out request, out var error))
                 {
                     throw Invalid($"Header '{CiceroMetadataKeys.Context}' is malformed: {error}");
@@ -313,7 +364,8 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
 
                     caller = _callers.Get(callerBytes);
                 }
-            }
+
+                break;
         }
 
         if (request is not null)
@@ -328,7 +380,7 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         {
             // The caller's deadline passed before admission (a timeout of a few nanoseconds, or time spent in the
             // transport): nothing can finish in time, and a context cannot carry a δ that is not positive.
-            throw new RpcException(new RpcStatus(StatusCode.DeadlineExceeded, "The call's deadline passed before it was admitted."));
+            throw Dropped(context, DropReason.DeadlineExpired, "the call's deadline passed before it was admitted");
         }
 
         return (_runtime.StartRequest(workflow, deadline), caller, true);
@@ -339,9 +391,10 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
         var othersInFlight = Interlocked.Decrement(ref _inFlight);
         var serviceTime = _runtime.TimeProvider.GetElapsedTime(call.AdmittedAt);
         _instanceBytes ??= CallerIds.Encode(_instance.Id, "instance id");
-        context.ResponseTrailers.AddRaw(MetadataEntry.FromOwnBase64(
+        var instance = call.IsUntrusted && !_options.ExposeInstanceIdToUntrustedCallers ? [] : _instanceBytes;
+        context.ResponseTrailers.Add(
             CiceroMetadataKeys.Result,
-            TrailerCodec.EncodeBase64(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, _instanceBytes)));
+            TrailerCodec.Encode(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, instance));
         _runtime.CompleteRequest(call.Request, serviceTime, call.IsEntry);
     }
 
@@ -349,12 +402,44 @@ public sealed class CiceroServerInterceptor : ServerInterceptor
     {
         _ = context;
         var tag = DropReasonNames.ToWire(reason);
-        var trailers = new Metadata().Add(CiceroMetadataKeys.DropReason, tag);
+        var trailers = new Metadata { { CiceroMetadataKeys.DropReason, tag } };
         var message = detail is null ? $"Request dropped by Cicero at {_instance.ServiceName}: {tag}." : $"Request dropped by Cicero at {_instance.ServiceName}: {tag} ({detail}).";
-        return new RpcException(new RpcStatus(StatusCode.ResourceExhausted, message), trailers);
+        return new RpcException(new Status(DropReasonNames.ToStatusCode(reason), message), trailers);
     }
 
-    private static RpcException Invalid(string message) => new(new RpcStatus(StatusCode.InvalidArgument, message));
+    /// <summary>A downstream's drop, re-raised as this service's own: the downstream's trailers (its ids) stay behind.</summary>
+    private RpcException DownstreamDropped(ServerCallContext context, RpcException downstream)
+    {
+        var detail = downstream.Trailers.GetValue(CiceroMetadataKeys.DropReason);
+        return Dropped(context, DropReason.DownstreamDropped, $"a downstream call was dropped: {detail}");
+    }
 
-    private readonly record struct AdmittedCall(RequestContext Request, long AdmittedAt, bool IsEntry);
+    private static bool IsDownstreamDrop(RpcException ex) => ex.Trailers.Get(CiceroMetadataKeys.DropReason) is not null;
+
+    private bool IsTrusted(ServerCallContext context) =>
+        !_options.IsEntryPoint || _options.TrustIncomingContext || (_options.IsTrustedCaller?.Invoke(context) ?? false);
+
+    private bool IsExempt(ServerCallContext context)
+    {
+        var method = context.Method;
+        if (method.StartsWith(RateExchange.RateExchangeService.MethodPrefix, StringComparison.Ordinal))
+        {
+            return true;
+        }
+
+        var exempt = _exempt;
+        for (var i = 0; i < exempt.Length; i++)
+        {
+            if (method.StartsWith(exempt[i], StringComparison.Ordinal))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private static RpcException Invalid(string message) => new(new Status(StatusCode.InvalidArgument, message));
+
+    private readonly record struct AdmittedCall(RequestContext Request, long AdmittedAt, bool IsEntry, bool IsUntrusted);
 }

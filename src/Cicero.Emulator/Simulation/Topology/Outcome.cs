@@ -26,6 +26,7 @@ internal readonly record struct Outcome(OutcomeKind Kind, string Reason)
         DropReason.QueueFull => "queue-full",
         DropReason.DownstreamDropped => "downstream-dropped",
         DropReason.Policy => "policy",
+        DropReason.DeadlineExpired => "deadline-expired",
         _ => "unknown",
     };
 }
