@@ -3,7 +3,7 @@
 using System.Globalization;
 using Cicero.Grpc;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Protocol;
+using Grpc.Core;
 
 namespace Cicero.SampleService;
 
@@ -13,7 +13,7 @@ public sealed class CallSummary
     /// <summary>Gets the calls that returned OK.</summary>
     public int Ok { get; private set; }
 
-    /// <summary>Gets the calls Cicero dropped (<c>RESOURCE_EXHAUSTED</c>).</summary>
+    /// <summary>Gets the calls Cicero dropped (<c>RESOURCE_EXHAUSTED</c> or <c>DEADLINE_EXCEEDED</c> with a <c>cicero-drop-reason</c> trailer).</summary>
     public int Dropped { get; private set; }
 
     /// <summary>Gets the calls that failed otherwise.</summary>
@@ -22,7 +22,10 @@ public sealed class CallSummary
     /// <summary>Gets the last OK call's progress trailer b, if it carried one: service seconds and load.</summary>
     public (double ServiceSeconds, double Load)? LastProgress { get; private set; }
 
-    /// <summary>Gets the instance that served the last OK call (from the <c>cicero-result-bin</c> trailer).</summary>
+    /// <summary>
+    /// Gets the instance that served the last OK call (from the <c>cicero-result-bin</c> trailer), empty when an entry
+    /// point withheld it from an untrusted caller.
+    /// </summary>
     public string? LastInstance { get; private set; }
 
     /// <summary>Gets the slowest call's duration.</summary>
@@ -47,10 +50,10 @@ public sealed class CallSummary
             return;
         }
 
-        if (code == StatusCode.ResourceExhausted)
+        if (trailers?.GetValue(CiceroMetadataKeys.DropReason) is { } reason)
         {
             Dropped++;
-            FirstProblem ??= $"dropped: {trailers?.GetValue(CiceroMetadataKeys.DropReason) ?? "?"} ({detail})";
+            FirstProblem ??= $"dropped ({code}): {reason} ({detail})";
         }
         else
         {
@@ -69,7 +72,14 @@ public sealed class CallSummary
             : "no progress trailer";
         var line = string.Create(
             CultureInfo.InvariantCulture,
-            $"{Ok}/{total} ok, {Dropped} dropped, {Failed} failed; admitted {(total == 0 ? 0 : 100.0 * Ok / total):F0}%; slowest {Slowest.TotalMilliseconds:F0} ms; {progress}; served by {LastInstance ?? "?"}");
+            $"{Ok}/{total} ok, {Dropped} dropped, {Failed} failed; admitted {(total == 0 ? 0 : 100.0 * Ok / total):F0}%; slowest {Slowest.TotalMilliseconds:F0} ms; {progress}; served by {Served}");
         return FirstProblem is null ? line : $"{line}; first problem: {FirstProblem}";
     }
+
+    private string Served => LastInstance switch
+    {
+        null => "?",
+        "" => "(withheld from untrusted callers)",
+        var instance => instance,
+    };
 }

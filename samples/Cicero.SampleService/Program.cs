@@ -3,27 +3,30 @@
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange;
-using Cicero.Grpc.Server;
 using Cicero.Policies.RateLimiting;
 using Cicero.SampleService;
+using Cicero.SampleService.Services;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 // The command line (catalog, storefront, call, self-test) is in SampleCommands.cs; the catalog's start-up is below.
 return await SampleCommands.Create().Parse(args).InvokeAsync();
 
-/// <summary>The catalog: an ordinary ASP.NET Core gRPC service; the lines marked "Cicero" adopt Cicero.</summary>
+/// <summary>The catalog: a `dotnet new grpc` service; the lines marked "Cicero" adopt Cicero.</summary>
 public partial class Program
 {
     /// <summary>Builds the catalog service.</summary>
-    /// <param name="settings">Address, trust and database settings.</param>
+    /// <param name="settings">Port, trust and database settings.</param>
     /// <returns>The application, not started.</returns>
-    /// <exception cref="Microsoft.Extensions.Options.OptionsValidationException">The Cicero options are invalid.</exception>
     public static WebApplication BuildCatalog(ServerSettings settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
         var builder = WebApplication.CreateBuilder();
         settings.ConfigureHost(builder);
 
-        // snippet: catalog-services
+        // snippet: catalog-program
+        builder.Services.AddGrpc();
+        builder.Services.AddGrpcHealthChecks()
+            .AddCheck("self", () => HealthCheckResult.Healthy());              // grpc.health.v1: SERVING while it runs
         builder.Services.AddCicero(o =>                                         // Cicero
             {
                 o.ServiceName = "catalog";
@@ -33,13 +36,10 @@ public partial class Program
             })
             .AddResource(CatalogService.Database, settings.DatabaseCapacity, settings.DatabaseScheduler) // Cicero
             .UseRateLimitPolicy(RateLimitPolicies.BottleneckFairness);                                  // Cicero
-        builder.Services.AddSingleton<CatalogService>();
-        // end snippet
 
         var app = builder.Build();
-
-        // snippet: catalog-endpoints
-        app.MapGrpcUnary(SampleApi.GetItem, app.Services.GetRequiredService<CatalogService>().GetItemAsync);
+        app.MapGrpcService<CatalogService>();
+        app.MapGrpcHealthChecksService();
         app.MapCiceroRateExchange();                                            // Cicero
         // end snippet
         return app;

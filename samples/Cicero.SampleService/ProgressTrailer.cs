@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Protocol;
+using Grpc.Core;
 
 namespace Cicero.SampleService;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.CommandLine;
+using Cicero.Grpc.Configuration;
 using Cicero.Policies.Scheduling;
 using Microsoft.Extensions.Options;
 
@@ -16,7 +17,6 @@ public static class SampleCommands
     public static RootCommand Create()
     {
         var port = PortOption(5080);
-        var urls = UrlsOption();
         var token = TokenOption();
         var isInternal = new Option<bool>("--internal")
         {
@@ -35,14 +35,14 @@ public static class SampleCommands
 
         var root = new RootCommand("Cicero sample: runs the catalog gRPC service (Catalog/GetItem) with Cicero adopted.")
         {
-            port, urls, token, isInternal, capacity, scheduler, CreateStorefront(), CreateCall(), CreateSelfTest(),
+            port, token, isInternal, capacity, scheduler, CreateStorefront(), CreateCall(), CreateSelfTest(),
         };
         root.SetAction((parse, cancellationToken) => ServeAsync(
             "catalog",
             Program.BuildCatalog,
             new ServerSettings
             {
-                Urls = parse.GetValue(urls) ?? Loopback(parse.GetValue(port)),
+                Port = parse.GetValue(port),
                 Internal = parse.GetValue(isInternal),
                 RateExchangeToken = parse.GetValue(token),
                 DatabaseCapacity = parse.GetValue(capacity),
@@ -55,26 +55,30 @@ public static class SampleCommands
     private static Command CreateStorefront()
     {
         var port = PortOption(5081);
-        var urls = UrlsOption();
         var token = TokenOption();
         var catalog = new Option<string[]>("--catalog")
         {
-            Description = "The catalog instances to call (repeat for several; least-outstanding balances over them).",
+            Description = "The catalog instances to call (repeat for several; c3 balances over them).",
             DefaultValueFactory = _ => ["http://127.0.0.1:5080"],
             AllowMultipleArgumentsPerToken = true,
         };
+        var manualChannel = new Option<bool>("--manual-channel")
+        {
+            Description = "Build the catalog's channel by hand (GrpcChannel + CiceroClientInterceptor) instead of with AddGrpcClient.",
+        };
         var command = new Command("storefront", "Runs the storefront (Storefront/GetPage): an entry point that fetches items from the catalog.")
         {
-            port, urls, token, catalog,
+            port, token, catalog, manualChannel,
         };
         command.SetAction((parse, cancellationToken) => ServeAsync(
             "storefront",
             StorefrontServer.Build,
             new ServerSettings
             {
-                Urls = parse.GetValue(urls) ?? Loopback(parse.GetValue(port)),
+                Port = parse.GetValue(port),
                 RateExchangeToken = parse.GetValue(token),
                 CatalogAddresses = parse.GetValue(catalog)!,
+                ManualChannel = parse.GetValue(manualChannel),
             },
             cancellationToken));
         return command;
@@ -82,12 +86,19 @@ public static class SampleCommands
 
     private static Command CreateCall()
     {
-        var address = new Argument<string>("address") { Description = "The service to call, e.g. http://127.0.0.1:5080." };
+        var address = new Argument<string[]>("address")
+        {
+            Description = "The service's instances, e.g. http://127.0.0.1:5080 (several: c3 balances over them).",
+            Arity = ArgumentArity.OneOrMore,
+        };
         address.Validators.Add(result =>
         {
-            if (!Uri.TryCreate(result.GetValueOrDefault<string>(), UriKind.Absolute, out var uri) || (uri.Scheme != Uri.UriSchemeHttp && uri.Scheme != Uri.UriSchemeHttps))
+            foreach (var value in result.GetValueOrDefault<string[]>() ?? [])
             {
-                result.AddError("The address must be an absolute http:// or https:// address, e.g. http://127.0.0.1:5080.");
+                if (!Uri.TryCreate(value, UriKind.Absolute, out var uri) || uri.Scheme != Uri.UriSchemeHttp)
+                {
+                    result.AddError($"'{value}' is not an absolute http:// address (the sample speaks cleartext HTTP/2), e.g. http://127.0.0.1:5080.");
+                }
             }
         });
         var calls = CallsOption(max: 10_000);
@@ -103,7 +114,8 @@ public static class SampleCommands
         };
         command.SetAction(async (parse, cancellationToken) =>
         {
-            var summary = await SampleClient.RunAsync(new Uri(parse.GetValue(address)!), parse.GetValue(calls), parse.GetValue(storefront), parse.GetValue(tenant)!, cancellationToken);
+            var addresses = parse.GetValue(address)!.Select(a => new Uri(a)).ToArray();
+            var summary = await SampleClient.RunAsync(addresses, parse.GetValue(calls), parse.GetValue(storefront), parse.GetValue(tenant)!, cancellationToken);
             Console.WriteLine(summary);
             return summary.Failed == 0 ? 0 : 1;
         });
@@ -127,7 +139,20 @@ public static class SampleCommands
         RunningService service;
         try
         {
-            service = await RunningService.StartAsync(build(settings), cancellationToken);
+            var app = build(settings);
+            try
+            {
+                // Cicero validates its options when they are first resolved; resolving them before the start reports
+                // a mistake here, rather than as the host's start-up failure with a stack trace.
+                _ = app.Services.GetRequiredService<CiceroGrpcOptions>();
+            }
+            catch
+            {
+                await app.DisposeAsync();
+                throw;
+            }
+
+            service = await RunningService.StartAsync(app, cancellationToken);
         }
         catch (OptionsValidationException e)
         {
@@ -141,26 +166,24 @@ public static class SampleCommands
         }
         catch (IOException e)
         {
-            Console.Error.WriteLine($"error: the {name} cannot listen on {settings.Urls}: {e.Message}");
+            Console.Error.WriteLine($"error: the {name} cannot listen on 127.0.0.1:{settings.Port}: {e.Message}");
             return 2;
         }
 
         await using (service)
         {
-            Console.WriteLine($"{name} listening on {service.Address} (cleartext HTTP/2); Ctrl+C stops it.");
+            Console.WriteLine($"{name} listening on {service.Address} (cleartext HTTP/2, gRPC health service); Ctrl+C stops it.");
             await service.App.WaitForShutdownAsync(cancellationToken);
         }
 
         return 0;
     }
 
-    private static string Loopback(int port) => $"http://127.0.0.1:{port}";
-
     private static Option<int> PortOption(int defaultPort)
     {
         var option = new Option<int>("--port")
         {
-            Description = "Port on 127.0.0.1 (ignored when --urls is given).",
+            Description = "Port on 127.0.0.1, the only address the sample listens on (0: a free one).",
             DefaultValueFactory = _ => defaultPort,
         };
         option.Validators.Add(result =>
@@ -172,11 +195,6 @@ public static class SampleCommands
         });
         return option;
     }
-
-    private static Option<string?> UrlsOption() => new("--urls")
-    {
-        Description = "Where to listen instead of --port, e.g. http://127.0.0.1:6000 (separate several with ';').",
-    };
 
     private static Option<string?> TokenOption() => new("--rate-token")
     {

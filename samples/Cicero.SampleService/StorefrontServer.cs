@@ -2,8 +2,9 @@
 
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Hosting;
-using Cicero.Grpc.Server;
-using Cicero.Policies.ReplicaSelection;
+using Cicero.SampleService.Protos;
+using Cicero.SampleService.Services;
+using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace Cicero.SampleService;
 
@@ -11,9 +12,8 @@ namespace Cicero.SampleService;
 public static class StorefrontServer
 {
     /// <summary>Builds the storefront service.</summary>
-    /// <param name="settings">Address, token and the catalog's addresses.</param>
+    /// <param name="settings">Port, token, the catalog's addresses and how to build the catalog's channel.</param>
     /// <returns>The application, not started.</returns>
-    /// <exception cref="Microsoft.Extensions.Options.OptionsValidationException">The Cicero options are invalid.</exception>
     public static WebApplication Build(ServerSettings settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
@@ -21,6 +21,9 @@ public static class StorefrontServer
         settings.ConfigureHost(builder);
 
         // snippet: storefront-services
+        builder.Services.AddGrpc();
+        builder.Services.AddGrpcHealthChecks()
+            .AddCheck("self", () => HealthCheckResult.Healthy());              // grpc.health.v1: SERVING while it runs
         builder.Services.AddCicero(o =>
             {
                 o.ServiceName = "storefront";                                   // an entry point: IsEntryPoint stays true
@@ -28,14 +31,27 @@ public static class StorefrontServer
                 o.DefaultDeadline = TimeSpan.FromSeconds(1);                    // for callers that send no grpc-timeout
                 o.RateExchange.SharedToken = settings.RateExchangeToken;        // presented to the catalog
             })
-            // Balanced over the catalog's instances; not by c3, the default, until its idle-time issue is fixed
-            // (docs/getting-started.md, "Known issues").
-            .AddDownstream("catalog", settings.CatalogAddresses, ReplicaSelectorNames.LeastOutstanding);
-        builder.Services.AddSingleton<StorefrontService>();
+            .AddDownstream("catalog", settings.CatalogAddresses);               // its instances, balanced by c3
         // end snippet
+        if (settings.ManualChannel)
+        {
+            builder.Services.AddSingleton(CatalogChannel.Create);
+            builder.Services.AddSingleton(CatalogChannel.CreateClient);
+        }
+        else
+        {
+            // snippet: storefront-client
+            builder.Services.AddGrpcClient<Catalog.CatalogClient>().AddCiceroDownstream("catalog");
+            // end snippet
+        }
+
+        // snippet: storefront-endpoints
+        builder.Services.AddSingleton<StorefrontService>();                     // one instance: one Polly pipeline
 
         var app = builder.Build();
-        app.MapGrpcUnary(SampleApi.GetPage, app.Services.GetRequiredService<StorefrontService>().GetPageAsync);
+        app.MapGrpcService<StorefrontService>();
+        app.MapGrpcHealthChecksService();
+        // end snippet
         return app;
     }
 }

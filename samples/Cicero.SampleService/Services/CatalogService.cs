@@ -1,30 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
-using Cicero.Grpc.Server;
 using Cicero.Runtime;
 using Cicero.SampleService.Protos;
+using Grpc.Core;
 
-namespace Cicero.SampleService;
+namespace Cicero.SampleService.Services;
 
-/// <summary>The catalog's handler: looks an item up in a database that takes a few queries at a time.</summary>
-public sealed class CatalogService(CiceroRuntime runtime)
+// snippet: catalog-service
+/// <summary>The catalog: looks an item up in a database that takes a few queries at a time.</summary>
+/// <param name="runtime">Cicero's runtime, registered by <c>AddCicero</c>.</param>
+public sealed class CatalogService(CiceroRuntime runtime) : Catalog.CatalogBase
 {
     /// <summary>The resource's name, as registered with <c>AddResource</c>.</summary>
     public const string Database = "db";
 
     private static readonly TimeSpan QueryTime = TimeSpan.FromMilliseconds(5);
 
-    /// <summary>Serves <c>GetItem</c>.</summary>
-    /// <param name="request">The request.</param>
-    /// <param name="context">The call.</param>
-    /// <returns>The item.</returns>
-    public async Task<Item> GetItemAsync(GetItemRequest request, ServerCallContext context)
+    /// <inheritdoc />
+    public override async Task<Item> GetItem(GetItemRequest request, ServerCallContext context)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(context);
 
-        // snippet: resource
         // Cicero's server interceptor has admitted the request and made its context ambient.
         var current = CiceroContext.Current!;
 
@@ -37,8 +35,7 @@ public sealed class CatalogService(CiceroRuntime runtime)
         }
 
         await Task.Delay(QueryTime, runtime.TimeProvider, context.CancellationToken); // the query
-        // end snippet
-
         return new Item { Id = request.Id, Name = $"Item {request.Id}", PriceCents = 100 + (request.Id.Length * 25) };
     }
 }
+// end snippet
