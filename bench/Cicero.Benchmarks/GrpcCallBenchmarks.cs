@@ -1,52 +1,50 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using System.Diagnostics;
-using System.Net;
-using System.Text;
 using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Configs;
+using Cicero.Benchmarks.Protocol;
 using Cicero.Context;
 using Cicero.Grpc;
-using Cicero.Grpc.Classification;
-using Cicero.Grpc.Context;
 using Cicero.Grpc.Client;
-using Cicero.Grpc.Hosting;
-using Cicero.Grpc.Protocol;
-using Cicero.Grpc.Server;
+using Cicero.Grpc.Context;
+using Cicero.ReplicaSelection;
 using Cicero.Runtime;
+using Google.Protobuf;
+using Grpc.Core;
+using Grpc.Core.Interceptors;
+using Grpc.Net.Client;
 using Microsoft.AspNetCore.Builder;
-using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
-using Microsoft.Extensions.Logging;
 
 namespace Cicero.Benchmarks;
 
 /// <summary>
-/// A unary gRPC call over loopback (Kestrel, cleartext HTTP/2 on 127.0.0.1) with Cicero's client and server
-/// interceptors against the same call with no interceptors on either side, measured in the same run.
+/// A unary grpc-dotnet call over loopback (<c>Grpc.AspNetCore</c> on Kestrel, cleartext HTTP/2 on 127.0.0.1, a
+/// <see cref="GrpcChannel"/> client) with Cicero's client and server interceptors, against the same call with no
+/// interceptors on either side.
 /// </summary>
 /// <remarks>
 /// <para>
-/// Two Kestrel servers run in this process, one plain and one with <c>AddCicero</c> (<c>IsEntryPoint = false</c>, so the
-/// context header is decoded; a fixed classifier; <c>QueueForAdmission</c> at its default; no rate-exchange control
-/// loop). Both echo a 4-byte UTF-8 string. Admission uses the default pass-through rate policy, so every workflow's
-/// rate is +∞; setup checks that, and a rejection would surface as an <see cref="RpcException"/> and fail the run.
+/// The plain server is <c>AddGrpc</c> + <c>MapGrpcService&lt;EchoService&gt;</c>; the Cicero server is the same with
+/// <c>AddCicero</c> instead (<see cref="BenchServers.StartAsync"/>: <c>IsEntryPoint = false</c>, so the context header is
+/// decoded; a fixed classifier; <c>QueueForAdmission</c> at its default; no rate-exchange control loop). Both echo a
+/// 4-byte payload. Admission uses the default pass-through rate policy, so every workflow's rate is +∞; set-up checks
+/// that, and a rejection would surface as an <see cref="RpcException"/> and fail the run.
 /// </para>
 /// <para>
-/// The Cicero client is the same channel type wrapped with <see cref="CiceroClientInterceptor"/> on its own
+/// The Cicero client is a <see cref="GrpcChannel"/> wrapped with <see cref="CiceroClientInterceptor"/> on its own
 /// <see cref="CiceroRuntime"/> (the caller's process). Each Cicero call runs under a fresh context from
-/// <see cref="CiceroRuntime.StartRequest"/>, as a request that makes one downstream call would, so the client stamps
-/// the context and caller headers and joins the returned progress counters.
+/// <see cref="CiceroRuntime.StartRequest"/>, as an inner service's call to a downstream would, so the client stamps the
+/// context header, caps the deadline and joins the returned progress.
 /// </para>
 /// <para>
-/// "Latency" rows make one call at a time (the Median column is the p50 per call). "Throughput" rows run
-/// <see cref="CallsPerInvoke"/> calls as <see cref="Concurrency"/> concurrent loops, with
-/// <c>OperationsPerInvoke</c> set so the time is per call; the inverse of their Ratio is the throughput ratio. Each
-/// category has its own baseline. Allocations are process-wide, so they include the server's side of the call.
+/// BenchmarkDotNet starts every server in one process; the harnesses (<see cref="GrpcCallProfile"/>,
+/// <see cref="GrpcCallPaired"/>) call <see cref="SetupAsync"/> with one variant, which starts only the server that
+/// variant calls. "Latency" rows make one call at a time (the Median column is the p50 per call). "Throughput" rows
+/// run <see cref="CallsPerInvoke"/> calls as <see cref="Concurrency"/> concurrent loops, with
+/// <c>OperationsPerInvoke</c> set so the time is per call; the inverse of their Ratio is the throughput ratio.
+/// Allocations are process-wide, so they include the server's side of the call.
 /// </para>
 /// </remarks>
 [MemoryDiagnoser]
@@ -61,279 +59,231 @@ public class GrpcCallBenchmarks
     /// <summary>The number of calls one throughput invocation makes.</summary>
     public const int CallsPerInvoke = Concurrency * CallsPerLoop;
 
+    /// <summary>The variants <see cref="SetupAsync"/> knows, in the order the attribution reports them.</summary>
+    internal static readonly string[] Variants = ["plain", "cicero", "client-only", "server-only", "ambient-only", "wire-only"];
+
     private const int CallsPerLoop = 64;
-    private const string Workflow = "bench-tenant";
-    private const string Payload = "ping";
+    private const string CallerId = "bench-client";
 
-    private static readonly Marshaller<string> Utf8 = new(
-        (value, writer) =>
-        {
-            var span = writer.GetSpan(Encoding.UTF8.GetMaxByteCount(value.Length));
-            writer.Advance(Encoding.UTF8.GetBytes(value, span));
-        },
-        sequence => Encoding.UTF8.GetString(sequence));
+    private static readonly EchoRequest Request = new() { Payload = ByteString.CopyFromUtf8("ping") };
 
-    private static readonly Method<string, string> Echo = new(MethodType.Unary, "bench.Echo", "Echo", Utf8, Utf8);
-
-    private WebApplication _plainServer = null!;
-    private WebApplication _ciceroServer = null!;
-    private RpcChannel _plainChannel = null!;
-    private RpcChannel _ciceroChannel = null!;
-    private CallInvoker _plainInvoker = null!;
-    private CallInvoker _ciceroInvoker = null!;
-    private CallInvoker _clientOnlyInvoker = null!;
-    private CallInvoker _serverOnlyInvoker = null!;
-    private WebApplication _wireServer = null!;
-    private RpcChannel _wireChannel = null!;
-    private CallInvoker _wireInvoker = null!;
+    private WebApplication? _plainServer;
+    private WebApplication? _ciceroServer;
+    private WebApplication? _wireServer;
+    private readonly List<GrpcChannel> _channels = [];
+    private Echo.EchoClient _plain = null!;
+    private Echo.EchoClient _cicero = null!;
+    private Echo.EchoClient _clientOnly = null!;
+    private Echo.EchoClient _serverOnly = null!;
+    private Echo.EchoClient _wire = null!;
     private CallOptions _wireOptions;
     private CiceroRuntime _clientRuntime = null!;
 
     /// <summary>
     /// Gets or sets the CPU time every server handler spends before it answers (zero, an empty echo, unless a harness
-    /// sets it before <see cref="Setup"/>): it shows how the fixed cost per call compares with a handler that works.
+    /// sets it before set-up): it shows how the fixed cost per call compares with a handler that works.
     /// </summary>
     internal TimeSpan HandlerWork { get; set; }
 
+    /// <summary>Starts every server (BenchmarkDotNet, the interleaved harness).</summary>
     [GlobalSetup]
-    public async Task Setup()
-    {
-        (_plainServer, var plainAddress) = await StartServerAsync(withCicero: false, HandlerWork);
-        (_ciceroServer, var ciceroAddress) = await StartServerAsync(withCicero: true, HandlerWork);
-
-        _clientRuntime = new CiceroRuntime();
-        _plainChannel = RpcChannel.ForAddress(plainAddress);
-        _ciceroChannel = RpcChannel.ForAddress(ciceroAddress);
-        _plainInvoker = _plainChannel.CreateCallInvoker();
-        _ciceroInvoker = _ciceroChannel.CreateCallInvoker().Intercept(new CiceroClientInterceptor(_clientRuntime, "bench-server", "bench-client"));
-        _clientOnlyInvoker = _plainChannel.CreateCallInvoker().Intercept(new CiceroClientInterceptor(_clientRuntime, "bench-server", "bench-client"));
-        _serverOnlyInvoker = _ciceroChannel.CreateCallInvoker();
-
-        // "Wire only": no interceptors, but a header and a trailer of the sizes Cicero's carry, added by hand.
-        (_wireServer, var wireAddress) = await StartServerAsync(withCicero: false, HandlerWork, await CiceroTrailerAsync());
-        _wireChannel = RpcChannel.ForAddress(wireAddress);
-        _wireInvoker = _wireChannel.CreateCallInvoker();
-        _wireOptions = new CallOptions(new Metadata().Add(CiceroMetadataKeys.Context, WireContextHeader()));
-
-        await CheckAsync();
-    }
+    public Task Setup() => SetupAsync(null);
 
     [GlobalCleanup]
     public async Task Cleanup()
     {
         await CheckAsync();
-        _plainChannel.Dispose();
-        _ciceroChannel.Dispose();
-        _wireChannel.Dispose();
-        _clientRuntime.Dispose();
-        foreach (var server in new[] { _plainServer, _ciceroServer, _wireServer })
+        foreach (var channel in _channels)
         {
-            await server.StopAsync();
-            await server.DisposeAsync();
+            channel.Dispose();
         }
+
+        _clientRuntime.Dispose();
+        await BenchServers.StopAsync(_plainServer);
+        await BenchServers.StopAsync(_ciceroServer);
+        await BenchServers.StopAsync(_wireServer);
+    }
+
+    /// <summary>Starts the servers <paramref name="variant"/> calls (all of them when <see langword="null"/>) and checks them.</summary>
+    internal async Task SetupAsync(string? variant)
+    {
+        if (variant is not null && !Variants.Contains(variant))
+        {
+            throw new ArgumentException($"Unknown variant '{variant}'; use {string.Join(", ", Variants)}.", nameof(variant));
+        }
+
+        _clientRuntime = new CiceroRuntime();
+        if (variant is null or "plain" or "client-only" or "ambient-only")
+        {
+            (_plainServer, var address) = await BenchServers.StartAsync(withCicero: false, new EchoServerSettings(HandlerWork));
+            var channel = Open(address);
+            _plain = new Echo.EchoClient(channel);
+            _clientOnly = new Echo.EchoClient(channel.Intercept(NewClientInterceptor()));
+        }
+
+        if (variant is null or "cicero" or "server-only")
+        {
+            (_ciceroServer, var address) = await BenchServers.StartAsync(withCicero: true, new EchoServerSettings(HandlerWork));
+            var channel = Open(address);
+            _cicero = new Echo.EchoClient(channel.Intercept(NewClientInterceptor()));
+            _serverOnly = new Echo.EchoClient(channel);
+        }
+
+        if (variant is null or "wire-only")
+        {
+            // "Wire only": no interceptors, but a header and a trailer of the sizes Cicero's carry, added by hand.
+            (_wireServer, var address) = await BenchServers.StartAsync(withCicero: false, new EchoServerSettings(HandlerWork, WireTrailer()));
+            _wire = new Echo.EchoClient(Open(address));
+            _wireOptions = new CallOptions(new Metadata { { CiceroMetadataKeys.Context, WireContextHeader() } });
+        }
+
+        await CheckAsync();
     }
 
     [BenchmarkCategory("Latency")]
     [Benchmark(Baseline = true, Description = "Latency: unary call, no interceptors (baseline)")]
-    public Task<string> PlainCall() => CallAsync(_plainInvoker, withContext: false);
+    public Task PlainCall() => CallAsync(_plain, withContext: false);
 
     [BenchmarkCategory("Latency")]
     [Benchmark(Description = "Latency: unary call, Cicero client + server interceptors")]
-    public Task<string> CiceroCall() => CiceroCallAsync();
+    public Task CiceroCall() => CallAsync(_cicero, withContext: true);
 
     [BenchmarkCategory("Throughput")]
     [Benchmark(Baseline = true, OperationsPerInvoke = CallsPerInvoke, Description = "Throughput: 8 concurrent loops, no interceptors (baseline)")]
-    public Task PlainConcurrent() => RunConcurrentAsync(static b => b.PlainLoopAsync());
+    public Task PlainConcurrent() => RunConcurrentAsync(_plain, withContext: false);
 
     [BenchmarkCategory("Throughput")]
     [Benchmark(OperationsPerInvoke = CallsPerInvoke, Description = "Throughput: 8 concurrent loops, Cicero interceptors")]
-    public Task CiceroConcurrent() => RunConcurrentAsync(static b => b.CiceroLoopAsync());
+    public Task CiceroConcurrent() => RunConcurrentAsync(_cicero, withContext: true);
 
-    /// <summary>For attribution (not a benchmark): one call of the Cicero client against the plain server.</summary>
-    internal Task<string> ClientOnlyCall() => CallAsync(_clientOnlyInvoker, withContext: true);
-
-    /// <summary>For attribution (not a benchmark): the Cicero client against the plain server, 8 loops.</summary>
-    internal Task ClientOnlyConcurrent() => RunConcurrentAsync(static b => b.LoopAsync(b._clientOnlyInvoker, withContext: true));
-
-    /// <summary>For attribution (not a benchmark): one call of a plain client against the Cicero server.</summary>
-    internal Task<string> ServerOnlyCall() => CallAsync(_serverOnlyInvoker, withContext: false);
-
-    /// <summary>For attribution (not a benchmark): a plain client against the Cicero server (it classifies every call), 8 loops.</summary>
-    internal Task ServerOnlyConcurrent() => RunConcurrentAsync(static b => b.LoopAsync(b._serverOnlyInvoker, withContext: false));
-
-    /// <summary>For attribution (not a benchmark): one plain call made with a Cicero context set as ambient (no interceptors).</summary>
-    internal Task<string> AmbientOnlyCall() => CallAsync(_plainInvoker, withContext: true);
-
-    /// <summary>For attribution (not a benchmark): plain calls made with a Cicero context set as ambient, 8 loops.</summary>
-    internal Task AmbientOnlyConcurrent() => RunConcurrentAsync(static b => b.LoopAsync(b._plainInvoker, withContext: true));
-
-    /// <summary>For attribution (not a benchmark): one plain call carrying a header and getting a trailer of Cicero's sizes.</summary>
-    internal Task<string> WireOnlyCall() => WireCallAsync();
-
-    /// <summary>For attribution (not a benchmark): plain calls carrying Cicero-sized metadata, 8 loops.</summary>
-    internal Task WireOnlyConcurrent() => RunConcurrentAsync(static async b =>
+    /// <summary>One call of <paramref name="variant"/> (see <see cref="Variants"/>).</summary>
+    internal Func<Task> Call(string variant) => variant switch
     {
-        await Task.Yield();
-        for (var i = 0; i < CallsPerLoop; i++)
-        {
-            await b.WireCallAsync().ConfigureAwait(false);
-        }
-    });
+        "plain" => PlainCall,
+        "cicero" => CiceroCall,
+        "client-only" => () => CallAsync(_clientOnly, withContext: true),
+        "server-only" => () => CallAsync(_serverOnly, withContext: false),
+        "ambient-only" => () => CallAsync(_plain, withContext: true),
+        "wire-only" => WireCallAsync,
+        _ => throw new ArgumentException($"Unknown variant '{variant}'.", nameof(variant)),
+    };
+
+    /// <summary><see cref="CallsPerInvoke"/> calls of <paramref name="variant"/> in <see cref="Concurrency"/> loops.</summary>
+    internal Func<Task> Concurrent(string variant)
+    {
+        var call = Call(variant);
+        return () => RunConcurrentAsync(call);
+    }
+
+    private GrpcChannel Open(Uri address)
+    {
+        var channel = GrpcChannel.ForAddress(address);
+        _channels.Add(channel);
+        return channel;
+    }
+
+    private CiceroClientInterceptor NewClientInterceptor() => new(_clientRuntime, BenchServers.ServiceName, CallerId);
 
     // Every variant's call goes through one async method of the same shape, as a request handler's would, so that the
     // baseline is the same code path minus Cicero (and not one state machine cheaper).
-    private async Task<string> CallAsync(CallInvoker invoker, bool withContext)
+    private async Task CallAsync(Echo.EchoClient client, bool withContext)
     {
         if (withContext)
         {
-            CiceroContext.Current = _clientRuntime.StartRequest(Workflow);
+            // Set inside an async method, so the value is undone when it returns and never leaks into the harness.
+            CiceroContext.Current = _clientRuntime.StartRequest(BenchServers.Workflow);
         }
 
-        return await invoker.AsyncUnaryCall(Echo, default, Payload).ResponseAsync.ConfigureAwait(false);
+        await client.EchoAsync(Request).ResponseAsync.ConfigureAwait(false);
     }
 
-    private async Task<string> WireCallAsync() =>
-        await _wireInvoker.AsyncUnaryCall(Echo, _wireOptions, Payload).ResponseAsync.ConfigureAwait(false);
+    private async Task WireCallAsync() => await _wire.EchoAsync(Request, _wireOptions).ResponseAsync.ConfigureAwait(false);
 
     private byte[] WireContextHeader() =>
-        Convert.FromBase64String(PadBase64(ContextHeader.EncodeBase64(_clientRuntime.Codec, _clientRuntime.StartRequest(Workflow), "bench-client"u8)));
+        ContextHeader.Encode(_clientRuntime.Codec, _clientRuntime.StartRequest(BenchServers.Workflow), CallerIds.Encode(CallerId, "caller id"));
 
-    private static string PadBase64(string unpadded) => unpadded.PadRight((unpadded.Length + 3) / 4 * 4, '=');
+    /// <summary>A result trailer of the size a Cicero server sends (its instance id is an address with a 5-digit port).</summary>
+    private static byte[] WireTrailer() =>
+        TrailerCodec.Encode(new ProgressDelta(0.00005, 0.5), 0, TimeSpan.FromMicroseconds(50), 0, CallerIds.Encode("http://127.0.0.1:40000", "instance id"));
 
-    /// <summary>The trailer a real Cicero call comes back with, so the hand-made one has its exact size.</summary>
-    private async Task<byte[]> CiceroTrailerAsync()
-    {
-        using var scope = CiceroContext.Use(_clientRuntime.StartRequest(Workflow));
-        var call = _ciceroInvoker.AsyncUnaryCall(Echo, default, Payload);
-        await call.ResponseAsync;
-        return call.GetTrailers().GetValueBytes(CiceroMetadataKeys.Result) ?? throw new InvalidOperationException("The Cicero call carried no result trailer.");
-    }
+    private Task RunConcurrentAsync(Echo.EchoClient client, bool withContext) =>
+        RunConcurrentAsync(() => CallAsync(client, withContext));
 
-    private async Task LoopAsync(CallInvoker invoker, bool withContext)
-    {
-        await Task.Yield();
-        for (var i = 0; i < CallsPerLoop; i++)
-        {
-            await CallAsync(invoker, withContext).ConfigureAwait(false);
-        }
-    }
-
-    private static async Task<(WebApplication App, Uri Address)> StartServerAsync(bool withCicero, TimeSpan handlerWork, byte[]? wireTrailer = null)
-    {
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0, o => o.Protocols = HttpProtocols.Http2));
-        if (withCicero)
-        {
-            builder.Services.AddCicero(o =>
-            {
-                o.ServiceName = "bench-server";
-                o.IsEntryPoint = false;
-                o.Classifier = WorkflowClassifiers.Fixed(Workflow);
-                o.RateExchange.RunControlLoop = false;
-            });
-        }
-
-        var app = builder.Build();
-        app.MapGrpcUnary(Echo, (string request, ServerCallContext context) =>
-        {
-            if (wireTrailer is not null)
-            {
-                context.ResponseTrailers.Add(CiceroMetadataKeys.Result, wireTrailer);
-            }
-
-            Work(handlerWork);
-            return Task.FromResult(request);
-        });
-
-        await app.StartAsync();
-        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First();
-        return (app, new Uri(address.Replace("[::]", "127.0.0.1", StringComparison.Ordinal)));
-    }
-
-    // Busy on purpose: the handler stands for CPU-bound work of a given length, not for waiting.
-    private static void Work(TimeSpan duration)
-    {
-        if (duration <= TimeSpan.Zero)
-        {
-            return;
-        }
-
-        var start = Stopwatch.GetTimestamp();
-        while (Stopwatch.GetElapsedTime(start) < duration)
-        {
-            Thread.SpinWait(20);
-        }
-    }
-
-    private async Task<string> CiceroCallAsync()
-    {
-        // Set inside an async method, so the value is undone when it returns and never leaks into the harness.
-        CiceroContext.Current = _clientRuntime.StartRequest(Workflow);
-        return await _ciceroInvoker.AsyncUnaryCall(Echo, default, Payload).ResponseAsync.ConfigureAwait(false);
-    }
-
-    private Task RunConcurrentAsync(Func<GrpcCallBenchmarks, Task> loop)
+    private static Task RunConcurrentAsync(Func<Task> call)
     {
         var loops = new Task[Concurrency];
         for (var i = 0; i < loops.Length; i++)
         {
-            loops[i] = loop(this);
+            loops[i] = LoopAsync(call);
         }
 
         return Task.WhenAll(loops);
     }
 
-    private async Task PlainLoopAsync()
+    private static async Task LoopAsync(Func<Task> call)
     {
         await Task.Yield();
         for (var i = 0; i < CallsPerLoop; i++)
         {
-            await CallAsync(_plainInvoker, withContext: false).ConfigureAwait(false);
+            await call().ConfigureAwait(false);
         }
     }
 
-    private async Task CiceroLoopAsync()
-    {
-        await Task.Yield();
-        for (var i = 0; i < CallsPerLoop; i++)
-        {
-            await CiceroCallAsync().ConfigureAwait(false);
-        }
-    }
-
-    /// <summary>Fails the run unless the plain call carries no Cicero trailers and the Cicero call is admitted and carries them.</summary>
+    /// <summary>
+    /// Fails the run unless every started variant works as intended: the plain call carries no Cicero trailer, the
+    /// Cicero call is admitted and carries it, and the hand-made trailer has the size of a real one.
+    /// </summary>
     private async Task CheckAsync()
     {
-        var serverRuntime = _ciceroServer.Services.GetRequiredService<CiceroRuntime>();
-        var rate = serverRuntime.Admission.GetRate(Workflow);
-        if (!double.IsPositiveInfinity(rate))
+        Metadata? ciceroTrailers = null;
+        if (_plainServer is not null)
         {
-            throw new InvalidOperationException($"Admission rate for {Workflow} is {rate}/s; the benchmark needs +∞ so that nothing is rejected.");
+            var plain = _plain.EchoAsync(Request);
+            if (!(await plain.ResponseAsync).Payload.Equals(Request.Payload) || plain.GetTrailers().Get(CiceroMetadataKeys.Result) is not null)
+            {
+                throw new InvalidOperationException("The plain call did not echo, or it carried Cicero's trailer.");
+            }
         }
 
-        var plain = _plainInvoker.AsyncUnaryCall(Echo, default, Payload);
-        if (await plain.ResponseAsync != Payload || plain.GetTrailers().GetValueBytes(CiceroMetadataKeys.Result) is not null)
+        if (_ciceroServer is not null)
         {
-            throw new InvalidOperationException("The plain call did not echo, or it carried Cicero trailers.");
+            var serverRuntime = _ciceroServer.Services.GetRequiredService<CiceroRuntime>();
+            var rate = serverRuntime.Admission.GetRate(BenchServers.Workflow);
+            if (!double.IsPositiveInfinity(rate))
+            {
+                throw new InvalidOperationException($"Admission rate for {BenchServers.Workflow} is {rate}/s; the benchmark needs +∞ so that nothing is rejected.");
+            }
+
+            RequestContext request;
+            AsyncUnaryCall<EchoReply> cicero;
+            using (CiceroContext.Use(request = _clientRuntime.StartRequest(BenchServers.Workflow)))
+            {
+                cicero = _cicero.EchoAsync(Request);
+            }
+
+            if (!(await cicero.ResponseAsync).Payload.Equals(Request.Payload) || !CiceroTrailers.TryRead(cicero.GetTrailers(), out _))
+            {
+                throw new InvalidOperationException("The Cicero call did not echo, or it came back without Cicero's trailer.");
+            }
+
+            if (request.Workflow.Value != BenchServers.Workflow)
+            {
+                throw new InvalidOperationException($"The context's workflow is {request.Workflow.Value}.");
+            }
+
+            ciceroTrailers = cicero.GetTrailers();
         }
 
-        RequestContext request;
-        AsyncUnaryCall<string> cicero;
-        using (CiceroContext.Use(request = _clientRuntime.StartRequest(Workflow)))
+        if (_wireServer is not null)
         {
-            cicero = _ciceroInvoker.AsyncUnaryCall(Echo, default, Payload);
-        }
-
-        if (await cicero.ResponseAsync != Payload
-            || !CiceroTrailers.TryRead(cicero.GetTrailers(), out _))
-        {
-            throw new InvalidOperationException("The Cicero call did not echo, or it came back without Cicero's trailers.");
-        }
-
-        if (request.Workflow.Value != Workflow)
-        {
-            throw new InvalidOperationException($"The context's workflow is {request.Workflow.Value}.");
+            var wire = _wire.EchoAsync(Request, _wireOptions);
+            await wire.ResponseAsync;
+            var trailer = wire.GetTrailers().GetValueBytes(CiceroMetadataKeys.Result);
+            var real = ciceroTrailers?.GetValueBytes(CiceroMetadataKeys.Result);
+            if (trailer is null || (real is not null && real.Length != trailer.Length))
+            {
+                throw new InvalidOperationException($"The wire-only trailer is {trailer?.Length} bytes; Cicero's is {real?.Length}.");
+            }
         }
     }
 

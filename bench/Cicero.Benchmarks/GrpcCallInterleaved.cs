@@ -5,7 +5,7 @@ using System.Globalization;
 namespace Cicero.Benchmarks;
 
 /// <summary>
-/// The calls of <see cref="GrpcCallBenchmarks"/> measured interleaved rather than one after the other: blocks of plain
+/// The grpc-dotnet calls of <see cref="GrpcCallBenchmarks"/> measured interleaved rather than one after the other: blocks of plain
 /// and Cicero calls alternate, so load from other processes on a shared machine falls on both alike. Reports the
 /// per-call p50/p95/p99 (BenchmarkDotNet's Median is the median of iteration means, not of single calls) and the
 /// calls per second at concurrency 8.
@@ -28,15 +28,15 @@ internal static class GrpcCallInterleaved
         {
             var variants = new List<Variant>
             {
-                new("no interceptors (baseline)", bench.PlainCall, bench.PlainConcurrent, blocks),
-                new("Cicero client + server interceptors", bench.CiceroCall, bench.CiceroConcurrent, blocks),
+                new("no interceptors (baseline)", bench.Call("plain"), bench.Concurrent("plain"), blocks),
+                new("Cicero client + server interceptors", bench.Call("cicero"), bench.Concurrent("cicero"), blocks),
             };
             if (attribution)
             {
-                variants.Add(new("Cicero client, plain server", bench.ClientOnlyCall, bench.ClientOnlyConcurrent, blocks));
-                variants.Add(new("plain client, Cicero server", bench.ServerOnlyCall, bench.ServerOnlyConcurrent, blocks));
-                variants.Add(new("no interceptors, ambient context set", bench.AmbientOnlyCall, bench.AmbientOnlyConcurrent, blocks));
-                variants.Add(new("no interceptors, Cicero-sized header and trailer by hand", bench.WireOnlyCall, bench.WireOnlyConcurrent, blocks));
+                variants.Add(new("Cicero client, plain server", bench.Call("client-only"), bench.Concurrent("client-only"), blocks));
+                variants.Add(new("plain client, Cicero server", bench.Call("server-only"), bench.Concurrent("server-only"), blocks));
+                variants.Add(new("no interceptors, ambient context set", bench.Call("ambient-only"), bench.Concurrent("ambient-only"), blocks));
+                variants.Add(new("no interceptors, Cicero-sized header and trailer by hand", bench.Call("wire-only"), bench.Concurrent("wire-only"), blocks));
             }
 
             foreach (var variant in variants)
@@ -82,7 +82,7 @@ internal static class GrpcCallInterleaved
         }
     }
 
-    private sealed class Variant(string name, Func<Task<string>> call, Func<Task> concurrent, int blocks)
+    private sealed class Variant(string name, Func<Task> call, Func<Task> concurrent, int blocks)
     {
         private readonly List<double> _latencies = new(blocks * CallsPerBlock);
         private long _allocated;
@@ -91,7 +91,7 @@ internal static class GrpcCallInterleaved
 
         public string Name { get; } = name;
 
-        public Func<Task<string>> Call { get; } = call;
+        public Func<Task> Call { get; } = call;
 
         public Func<Task> Concurrent { get; } = concurrent;
 

@@ -6,24 +6,26 @@ using System.Globalization;
 namespace Cicero.Benchmarks;
 
 /// <summary>
-/// The plain and the Cicero call of <see cref="GrpcCallBenchmarks"/>, each in its own process, in alternating pairs:
-/// every round starts one process per variant (the order swaps each round), and the verdict is the median of the
-/// per-round ratios with a distribution-free 95% confidence interval.
+/// Two variants of <see cref="GrpcCallProfile"/> (by default the plain grpc-dotnet call and the Cicero call), each in
+/// its own process, in alternating pairs: every round starts one process per variant (the order swaps each round),
+/// and the verdict is the median of the per-round ratios with a distribution-free 95% confidence interval.
 /// </summary>
 /// <remarks>
 /// <para>
-/// Why a third harness: on the reference machine a loopback call settles, per process, into one of two speeds (about
-/// 45 or 70 µs one at a time, for either variant), and the machine's speed drifts over minutes. BenchmarkDotNet runs
-/// all launches of one benchmark before the next, so a drift or an uneven draw of slow processes lands on one variant;
-/// the one-process <see cref="GrpcCallInterleaved"/> harness cancels both but lets the JIT's profile-guided
-/// optimisation see both variants' types at shared call sites, which a real service never does. Pairs of processes,
-/// alternated, cancel the drift, and each process runs one configuration, as a service does; the per-process draw stays,
-/// which is why the ratios are summarised by their median over many rounds.
+/// Why pairs of processes: on the reference machine a loopback call settles, per process, into one of two speeds, and
+/// the machine's speed drifts over minutes (other work shares its two cores). BenchmarkDotNet runs all launches of one
+/// benchmark before the next, so a drift or an uneven draw of slow processes lands on one variant; the one-process
+/// <see cref="GrpcCallInterleaved"/> harness cancels both but lets the JIT's profile-guided optimisation see both
+/// variants' types at shared call sites, which a real service never does. Pairs of processes, alternated, cancel the
+/// drift, and each process runs one configuration, as a service does; the per-process draw stays, which is why the
+/// ratios are summarised by their median over many rounds.
 /// </para>
 /// <para>
 /// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-paired [rounds] [variant]
-/// [--handler-work µs]</c>
-/// (defaults 15 and <c>cicero</c>; any <see cref="GrpcCallProfile"/> variant can be paired with the plain call).
+/// [--baseline variant] [--handler-work µs]</c> (defaults 15, <c>cicero</c> and <c>plain</c>; any
+/// <see cref="GrpcCallProfile"/> variant can be paired with any other, e.g. <c>c3 --baseline round_robin</c>). Besides
+/// the ratios it reports the paired differences in µs per call (p50 one at a time, and machine time per call at
+/// concurrency 8, 1/throughput) and each variant's bytes allocated per call.
 /// </para>
 /// </remarks>
 internal static class GrpcCallPaired
@@ -31,52 +33,54 @@ internal static class GrpcCallPaired
     private const int Invocations = 300;
     private const int LatencyCalls = 20_000;
 
-    public static async Task RunAsync(int rounds, string variant, int handlerWorkMicros = 0)
+    public static async Task RunAsync(int rounds, string variant, int handlerWorkMicros = 0, string baseline = "plain")
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(rounds, 1);
-        var throughputRatios = new List<double>();
-        var latencyRatios = new List<double>();
         var plain = new List<Result>();
         var other = new List<Result>();
-        Console.WriteLine($"round  first   plain calls/s  {variant} calls/s  ratio   plain p50 µs  {variant} p50 µs  ratio");
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"{rounds} rounds, {variant} against {baseline}, handler work {handlerWorkMicros} µs; {Invocations} x {GrpcCallBenchmarks.CallsPerInvoke} calls at concurrency {GrpcCallBenchmarks.Concurrency}, then {LatencyCalls} calls one at a time, per process"));
+        Console.WriteLine($"round  first        {baseline} calls/s  {variant} calls/s  ratio   {baseline} p50 µs  {variant} p50 µs  ratio   {baseline} B/call  {variant} B/call");
         for (var round = 1; round <= rounds; round++)
         {
             Result a, b;
             if (round % 2 == 1)
             {
-                a = await RunChildAsync("plain", handlerWorkMicros);
+                a = await RunChildAsync(baseline, handlerWorkMicros);
                 b = await RunChildAsync(variant, handlerWorkMicros);
             }
             else
             {
                 b = await RunChildAsync(variant, handlerWorkMicros);
-                a = await RunChildAsync("plain", handlerWorkMicros);
+                a = await RunChildAsync(baseline, handlerWorkMicros);
             }
 
             plain.Add(a);
             other.Add(b);
-            throughputRatios.Add(b.CallsPerSecond / a.CallsPerSecond);
-            latencyRatios.Add(b.P50Micros / a.P50Micros);
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"{round,5}  {(round % 2 == 1 ? "plain" : variant),-6} {a.CallsPerSecond,14:F0} {b.CallsPerSecond,16:F0}  {throughputRatios[^1],5:F3} {a.P50Micros,13:F1} {b.P50Micros,15:F1}  {latencyRatios[^1],5:F3}"));
+                $"{round,5}  {(round % 2 == 1 ? baseline : variant),-12} {a.CallsPerSecond,14:F0} {b.CallsPerSecond,16:F0}  {b.CallsPerSecond / a.CallsPerSecond,5:F3} {a.P50Micros,13:F1} {b.P50Micros,15:F1}  {b.P50Micros / a.P50Micros,5:F3} {a.BytesPerCall,12:F0} {b.BytesPerCall,14:F0}"));
         }
 
         Console.WriteLine();
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"medians: plain {Medians.Of(plain.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(plain.Select(r => r.P50Micros)):F1} µs; {variant} {Medians.Of(other.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(other.Select(r => r.P50Micros)):F1} µs"));
-        Report($"throughput, {variant} ÷ plain", throughputRatios);
-        Report($"p50 latency, {variant} ÷ plain", latencyRatios);
+            $"medians: {baseline} {Medians.Of(plain.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(plain.Select(r => r.P50Micros)):F1} µs, {Medians.Of(plain.Select(r => r.BytesPerCall)):F0} B/call at concurrency 8, {Medians.Of(plain.Select(r => r.LatencyBytesPerCall)):F0} B/call one at a time; {variant} {Medians.Of(other.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(other.Select(r => r.P50Micros)):F1} µs, {Medians.Of(other.Select(r => r.BytesPerCall)):F0} B/call at concurrency 8, {Medians.Of(other.Select(r => r.LatencyBytesPerCall)):F0} B/call one at a time"));
+        var pairs = plain.Zip(other).ToList();
+        Report($"throughput, {variant} ÷ {baseline}", "F3", pairs.Select(p => p.Second.CallsPerSecond / p.First.CallsPerSecond));
+        Report($"p50 latency, {variant} ÷ {baseline}", "F3", pairs.Select(p => p.Second.P50Micros / p.First.P50Micros));
+        Report($"added p50 µs per call, {variant} − {baseline}", "F2", pairs.Select(p => p.Second.P50Micros - p.First.P50Micros));
+        Report($"added machine µs per call at concurrency {GrpcCallBenchmarks.Concurrency} (1/throughput), {variant} − {baseline}", "F2", pairs.Select(p => (1e6 / p.Second.CallsPerSecond) - (1e6 / p.First.CallsPerSecond)));
+        Report($"added bytes per call at concurrency {GrpcCallBenchmarks.Concurrency}, {variant} − {baseline}", "F0", pairs.Select(p => p.Second.BytesPerCall - p.First.BytesPerCall));
     }
 
-    private static void Report(string what, List<double> ratios)
+    private static void Report(string what, string format, IEnumerable<double> values)
     {
-        var sorted = ratios.Order().ToArray();
+        var sorted = values.Order().ToArray();
         var (low, high) = MedianConfidenceInterval(sorted);
-        Console.WriteLine(string.Create(
-            CultureInfo.InvariantCulture,
-            $"{what}: median of {sorted.Length} paired ratios {Medians.Of(sorted):F3}, 95% CI [{low:F3}, {high:F3}], range [{sorted[0]:F3}, {sorted[^1]:F3}]"));
+        string F(double v) => v.ToString(format, CultureInfo.InvariantCulture);
+        Console.WriteLine($"{what}: median of {sorted.Length} paired values {F(Medians.Of(sorted))}, 95% CI [{F(low)}, {F(high)}], range [{F(sorted[0])}, {F(sorted[^1])}]");
     }
 
     /// <summary>
@@ -142,8 +146,12 @@ internal static class GrpcCallPaired
         }
 
         var fields = line[GrpcCallProfile.ResultPrefix.Length..].Trim().Split(' ');
-        return new Result(double.Parse(fields[1], CultureInfo.InvariantCulture), double.Parse(fields[2], CultureInfo.InvariantCulture));
+        return new Result(
+            double.Parse(fields[1], CultureInfo.InvariantCulture),
+            double.Parse(fields[2], CultureInfo.InvariantCulture),
+            double.Parse(fields[3], CultureInfo.InvariantCulture),
+            double.Parse(fields[4], CultureInfo.InvariantCulture));
     }
 
-    private readonly record struct Result(double CallsPerSecond, double P50Micros);
+    private readonly record struct Result(double CallsPerSecond, double P50Micros, double BytesPerCall, double LatencyBytesPerCall);
 }

@@ -6,15 +6,18 @@ using System.Runtime;
 namespace Cicero.Benchmarks;
 
 /// <summary>
-/// Runs only one variant of <see cref="GrpcCallBenchmarks"/>'s throughput loop, for a profiler to attach to
-/// (<c>perf record</c>, <c>dotnet-counters</c>): the other variant's server is started but never called.
+/// Runs one variant of <see cref="GrpcCallBenchmarks"/> or <see cref="BalancerCallBenchmarks"/> in this process, and
+/// only the servers it calls: what <see cref="GrpcCallPaired"/> starts once per variant and round, and what a profiler
+/// attaches to (<c>perf record</c>, <c>dotnet-counters</c>).
 /// </summary>
 /// <remarks>
-/// Run with <c>dotnet run -c Release --project bench/Cicero.Benchmarks -- grpc-profile
-/// plain|cicero|client-only|server-only|wire-only|ambient-only [invocations] [--latency calls] [--handler-work µs]</c>. With
-/// <c>--latency</c> it then makes that many calls one at a time and reports their p50 (what <see cref="GrpcCallPaired"/>
-/// reads); <c>--handler-work</c> makes every server handler busy for that long before it answers. Besides throughput it prints CPU time, garbage collections, thread-pool work items and lock contentions per
-/// call, so that a difference between variants can be traced to the runtime's scheduling as well as to their code.
+/// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-profile
+/// plain|cicero|client-only|server-only|ambient-only|wire-only|round_robin|c3|round_robin+cicero|c3+cicero [invocations]
+/// [--latency calls] [--handler-work µs]</c>. With <c>--latency</c> it then makes that many calls one at a time and
+/// reports their p50 (what <see cref="GrpcCallPaired"/> reads); <c>--handler-work</c> makes every server handler busy
+/// for that long before it answers. Besides throughput it prints CPU time, bytes allocated per call (process-wide, so
+/// client and server side together), garbage collections, thread-pool work items and lock contentions per call, so
+/// that a difference between variants can be traced to the runtime's scheduling as well as to their code.
 /// </remarks>
 internal static class GrpcCallProfile
 {
@@ -25,19 +28,8 @@ internal static class GrpcCallProfile
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(invocations, 1);
         ArgumentOutOfRangeException.ThrowIfNegative(latencyCalls);
-        var bench = new GrpcCallBenchmarks { HandlerWork = handlerWork };
-        (Func<Task> run, Func<Task<string>> call) = variant switch
-        {
-            "plain" => (bench.PlainConcurrent, bench.PlainCall),
-            "cicero" => (bench.CiceroConcurrent, bench.CiceroCall),
-            "client-only" => (bench.ClientOnlyConcurrent, bench.ClientOnlyCall),
-            "server-only" => (bench.ServerOnlyConcurrent, bench.ServerOnlyCall),
-            "wire-only" => (bench.WireOnlyConcurrent, bench.WireOnlyCall),
-            "ambient-only" => ((Func<Task>)bench.AmbientOnlyConcurrent, (Func<Task<string>>)bench.AmbientOnlyCall),
-            _ => throw new ArgumentException($"Unknown variant '{variant}'; use plain, cicero, client-only, server-only, wire-only or ambient-only.", nameof(variant)),
-        };
-
-        await bench.Setup();
+        var (setup, cleanup, run, call) = Harness(variant, handlerWork);
+        await setup();
         using var sampler = Environment.GetEnvironmentVariable("CICERO_ALLOCATION_TYPES") == "1" ? new AllocationSampler() : null;
         try
         {
@@ -57,6 +49,7 @@ internal static class GrpcCallProfile
             var pause = GC.GetTotalPauseDuration();
             var workItems = ThreadPool.CompletedWorkItemCount;
             var contentions = Monitor.LockContentionCount;
+            var allocated = GC.GetTotalAllocatedBytes(precise: true);
             for (var i = 0; i < invocations; i++)
             {
                 await run();
@@ -64,10 +57,11 @@ internal static class GrpcCallProfile
 
             var calls = (double)invocations * GrpcCallBenchmarks.CallsPerInvoke;
             var elapsed = clock.GetElapsedTime(start);
+            var bytesPerCall = (GC.GetTotalAllocatedBytes(precise: true) - allocated) / calls;
             var cpuPerCall = (Environment.CpuUsage.TotalTime - cpu).TotalMicroseconds / calls;
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"{variant}: {calls:F0} calls in {elapsed.TotalSeconds:F2} s = {calls / elapsed.TotalSeconds:F0} calls/s, process CPU {cpuPerCall:F1} µs per call, {calls / Math.Max(1, GC.CollectionCount(0) - gen0):F0} calls per gen0 GC, GC pauses {(GC.GetTotalPauseDuration() - pause).TotalMicroseconds / calls:F2} µs per call"));
+                $"{variant}: {calls:F0} calls in {elapsed.TotalSeconds:F2} s = {calls / elapsed.TotalSeconds:F0} calls/s, process CPU {cpuPerCall:F1} µs per call, {calls / Math.Max(1, GC.CollectionCount(0) - gen0):F0} calls per gen0 GC, GC pauses {(GC.GetTotalPauseDuration() - pause).TotalMicroseconds / calls:F2} µs per call, {bytesPerCall:F0} B allocated per call (process-wide: client and server)"));
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"thread pool: {(ThreadPool.CompletedWorkItemCount - workItems) / calls:F2} work items per call, {ThreadPool.ThreadCount} threads; {(Monitor.LockContentionCount - contentions) / calls:F4} lock contentions per call"));
@@ -75,13 +69,13 @@ internal static class GrpcCallProfile
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"collections: gen0 {GC.CollectionCount(0) - gen0}, gen1 {GC.CollectionCount(1) - gen1}, gen2 {GC.CollectionCount(2) - gen2}; last gen{gc.Generation} GC: pause {gc.PauseDurations[0].TotalMilliseconds:F2} ms, promoted {gc.PromotedBytes / 1024.0:F0} KB, heap {gc.HeapSizeBytes / 1048576.0:F1} MB, gen0 before {gc.GenerationInfo[0].SizeBeforeBytes / 1048576.0:F1} MB, gen1 {gc.GenerationInfo[1].SizeAfterBytes / 1048576.0:F1} MB, gen2 {gc.GenerationInfo[2].SizeAfterBytes / 1048576.0:F1} MB, pinned {gc.PinnedObjectsCount}, server {GCSettings.IsServerGC}, concurrent {gc.Concurrent}"));
-            var p50 = latencyCalls > 0 ? await MedianLatencyAsync(call, latencyCalls) : double.NaN;
+            var (p50, latencyBytesPerCall) = latencyCalls > 0 ? await MedianLatencyAsync(call, latencyCalls) : (double.NaN, double.NaN);
             if (latencyCalls > 0)
             {
-                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{variant}: {latencyCalls} calls one at a time, p50 {p50:F2} µs"));
+                Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{variant}: {latencyCalls} calls one at a time, p50 {p50:F2} µs, {latencyBytesPerCall:F0} B allocated per call"));
             }
 
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{ResultPrefix}{variant} {calls / elapsed.TotalSeconds:F1} {p50:F3}"));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{ResultPrefix}{variant} {calls / elapsed.TotalSeconds:F1} {p50:F3} {bytesPerCall:F1} {latencyBytesPerCall:F1}"));
             if (sampler is not null)
             {
                 foreach (var (type, bytes) in sampler.Top(40))
@@ -92,11 +86,56 @@ internal static class GrpcCallProfile
         }
         finally
         {
-            await bench.Cleanup();
+            await cleanup();
         }
     }
 
-    private static async Task<double> MedianLatencyAsync(Func<Task<string>> call, int calls)
+    /// <summary>Set-up, clean-up, the throughput invocation and the single call of a variant (bound once set up).</summary>
+    private static (Func<Task> Setup, Func<Task> Cleanup, Func<Task> Run, Func<Task> Call) Harness(string variant, TimeSpan handlerWork)
+    {
+        Func<Task>? run = null;
+        Func<Task>? call = null;
+        if (GrpcCallBenchmarks.Variants.Contains(variant))
+        {
+            var bench = new GrpcCallBenchmarks { HandlerWork = handlerWork };
+            return (
+                async () =>
+                {
+                    await bench.SetupAsync(variant);
+                    run = bench.Concurrent(variant);
+                    call = bench.Call(variant);
+                },
+                bench.Cleanup,
+                () => run!(),
+                () => call!());
+        }
+
+        if (BalancerCallBenchmarks.Variants.Contains(variant))
+        {
+            if (handlerWork > TimeSpan.Zero)
+            {
+                throw new ArgumentException("The balancer variants have no --handler-work.", nameof(handlerWork));
+            }
+
+            var policy = variant.Split('+')[0];
+            var bench = new BalancerCallBenchmarks { WithCicero = variant.EndsWith("+cicero", StringComparison.Ordinal) };
+            return (
+                async () =>
+                {
+                    await bench.SetupAsync(policy);
+                    run = bench.Concurrent(policy);
+                    call = bench.Call(policy);
+                },
+                bench.Cleanup,
+                () => run!(),
+                () => call!());
+        }
+
+        throw new ArgumentException(
+            $"Unknown variant '{variant}'; use {string.Join(", ", GrpcCallBenchmarks.Variants.Concat(BalancerCallBenchmarks.Variants))}.", nameof(variant));
+    }
+
+    private static async Task<(double P50, double BytesPerCall)> MedianLatencyAsync(Func<Task> call, int calls)
     {
         var clock = TimeProvider.System;
         for (var i = 0; i < calls / 4; i++)
@@ -105,6 +144,7 @@ internal static class GrpcCallProfile
         }
 
         var micros = new double[calls];
+        var allocated = GC.GetTotalAllocatedBytes(precise: true);
         for (var i = 0; i < calls; i++)
         {
             var start = clock.GetTimestamp();
@@ -112,6 +152,7 @@ internal static class GrpcCallProfile
             micros[i] = clock.GetElapsedTime(start).TotalMicroseconds;
         }
 
-        return Medians.Of(micros);
+        // The timestamps array was allocated before the first reading: the delta is the calls' own garbage.
+        return (Medians.Of(micros), (GC.GetTotalAllocatedBytes(precise: true) - allocated) / (double)calls);
     }
 }

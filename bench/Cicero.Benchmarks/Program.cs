@@ -27,14 +27,18 @@ if (args is ["grpc-paired", ..])
     await GrpcCallPaired.RunAsync(
         args.Length > 1 && !args[1].StartsWith('-') ? int.Parse(args[1], CultureInfo.InvariantCulture) : 15,
         args.Length > 2 && !args[2].StartsWith('-') ? args[2] : "cicero",
-        OptionValue(args, "--handler-work") ?? 0);
+        OptionValue(args, "--handler-work") ?? 0,
+        StringOption(args, "--baseline") ?? "plain");
     return;
 }
 
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
 
-static int? OptionValue(string[] args, string name)
+static int? OptionValue(string[] args, string name) =>
+    StringOption(args, name) is { } value ? int.Parse(value, CultureInfo.InvariantCulture) : null;
+
+static string? StringOption(string[] args, string name)
 {
     var at = Array.IndexOf(args, name);
-    return at > 0 && at + 1 < args.Length ? int.Parse(args[at + 1], CultureInfo.InvariantCulture) : null;
+    return at > 0 && at + 1 < args.Length ? args[at + 1] : null;
 }
