@@ -42,14 +42,20 @@ public sealed class CallSummary
     public void Add(StatusCode code, Metadata? trailers, string? detail, TimeSpan duration)
     {
         Slowest = duration > Slowest ? duration : Slowest;
+
+        // snippet: trailers
         if (code == StatusCode.OK)
         {
             Ok++;
-            LastProgress = ProgressTrailer.TryRead(trailers, out var seconds, out var load) ? (seconds, load) : null;
-            LastInstance = CiceroTrailers.TryRead(trailers, out var result) ? result.Instance : null;
+
+            // cicero-result-bin: the work b the call caused (with everything it called) and the instance that served it.
+            var found = CiceroTrailers.TryRead(trailers, out var result);
+            LastProgress = found ? (result.Progress.ServiceTime, result.Progress.Load) : null;
+            LastInstance = found ? result.Instance : null;
             return;
         }
 
+        // A call Cicero refused (RESOURCE_EXHAUSTED or DEADLINE_EXCEEDED) names the reason in cicero-drop-reason.
         if (trailers?.GetValue(CiceroMetadataKeys.DropReason) is { } reason)
         {
             Dropped++;
@@ -60,6 +66,7 @@ public sealed class CallSummary
             Failed++;
             FirstProblem ??= $"{code}: {detail}";
         }
+        // end snippet
     }
 
     /// <summary>Describes the run in one line.</summary>

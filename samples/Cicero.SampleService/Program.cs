@@ -21,7 +21,7 @@ public partial class Program
     {
         ArgumentNullException.ThrowIfNull(settings);
         var builder = WebApplication.CreateBuilder();
-        settings.ConfigureHost(builder);
+        HostSetup.Configure(builder, settings);
 
         // snippet: catalog-program
         builder.Services.AddGrpc();

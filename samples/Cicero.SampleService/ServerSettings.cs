@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using System.Net;
 using Cicero.Policies.Scheduling;
-using Microsoft.AspNetCore.Server.Kestrel.Core;
 
 namespace Cicero.SampleService;
 
@@ -35,25 +33,4 @@ public sealed record ServerSettings
 
     /// <summary>Gets a value indicating whether to log only warnings and errors.</summary>
     public bool Quiet { get; init; }
-
-    /// <summary>Listens on 127.0.0.1 only, with cleartext HTTP/2 (prior knowledge), as gRPC clients expect without TLS.</summary>
-    /// <param name="builder">The application's builder.</param>
-    public void ConfigureHost(WebApplicationBuilder builder)
-    {
-        ArgumentNullException.ThrowIfNull(builder);
-
-        // snippet: kestrel
-        builder.WebHost.ConfigureKestrel(kestrel =>
-            kestrel.Listen(IPAddress.Loopback, Port, listen => listen.Protocols = HttpProtocols.Http2));
-        // end snippet
-
-        // Start-up and shutdown lines, but not a few lines per call in and out.
-        builder.Logging.AddFilter("Microsoft.AspNetCore", LogLevel.Warning);
-        builder.Logging.AddFilter("System.Net.Http.HttpClient", LogLevel.Warning);
-        builder.Logging.AddFilter("Grpc", LogLevel.Warning);
-        if (Quiet)
-        {
-            builder.Logging.SetMinimumLevel(LogLevel.Warning);
-        }
-    }
 }

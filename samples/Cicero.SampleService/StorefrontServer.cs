@@ -18,9 +18,9 @@ public static class StorefrontServer
     {
         ArgumentNullException.ThrowIfNull(settings);
         var builder = WebApplication.CreateBuilder();
-        settings.ConfigureHost(builder);
+        HostSetup.Configure(builder, settings);
 
-        // snippet: storefront-services
+        // snippet: storefront-program
         builder.Services.AddGrpc();
         builder.Services.AddGrpcHealthChecks()
             .AddCheck("self", () => HealthCheckResult.Healthy());              // grpc.health.v1: SERVING while it runs
@@ -32,20 +32,16 @@ public static class StorefrontServer
                 o.RateExchange.SharedToken = settings.RateExchangeToken;        // presented to the catalog
             })
             .AddDownstream("catalog", settings.CatalogAddresses);               // its instances, balanced by c3
-        // end snippet
-        if (settings.ManualChannel)
+        if (!settings.ManualChannel)
         {
-            builder.Services.AddSingleton(CatalogChannel.Create);
-            builder.Services.AddSingleton(CatalogChannel.CreateClient);
+            builder.Services.AddGrpcClient<Catalog.CatalogClient>().AddCiceroDownstream("catalog");
         }
         else
         {
-            // snippet: storefront-client
-            builder.Services.AddGrpcClient<Catalog.CatalogClient>().AddCiceroDownstream("catalog");
-            // end snippet
+            builder.Services.AddSingleton(CatalogChannel.Create);               // the same, by hand: CatalogChannel.cs
+            builder.Services.AddSingleton(CatalogChannel.CreateClient);
         }
 
-        // snippet: storefront-endpoints
         builder.Services.AddSingleton<StorefrontService>();                     // one instance: one Polly pipeline
 
         var app = builder.Build();

@@ -3,8 +3,10 @@
 """Keeps the code in the docs equal to the compiled sample.
 
 Sample files mark regions with `// snippet: NAME` ... `// end snippet` (or the XML comment forms). A Markdown file
-shows one with a `<!-- snippet: NAME -->` line right before a fenced code block. `check` (the default) fails when a
-block differs from its region; `update` rewrites the blocks.
+shows one with a `<!-- snippet: NAME -->` line right before a fenced code block. A C# region is shown after the
+`using` directives of its file, so that every C# block in the docs says where its types come from (the implicit
+usings of an SDK project aside). `check` (the default) fails when a block differs from its region, or names a region
+the sample does not have; `update` rewrites the blocks.
 
     python3 samples/Cicero.SampleService/snippets.py [check|update]
 """
@@ -18,6 +20,7 @@ REPO = SAMPLE.parent.parent
 DOCS = [REPO / "docs" / "getting-started.md", SAMPLE / "README.md"]
 START = re.compile(r"^\s*(?://|<!--)\s*snippet:\s*([\w-]+)\s*(?:-->)?\s*$")
 END = re.compile(r"^\s*(?://|<!--)\s*end snippet\s*(?:-->)?\s*$")
+USING = re.compile(r"^using [\w.]+(?: = [\w.<>, ]+)?;$")
 DOC_MARK = re.compile(r"^<!-- snippet: ([\w-]+) -->$")
 
 
@@ -27,7 +30,9 @@ def regions():
         if path.suffix not in {".cs", ".csproj", ".proto"} or {"bin", "obj"} & set(path.parts):
             continue
         name, lines = None, []
-        for number, line in enumerate(path.read_text().splitlines(), 1):
+        text = path.read_text().splitlines()
+        usings = [line for line in text if USING.match(line)] if path.suffix == ".cs" else []
+        for number, line in enumerate(text, 1):
             if name is None:
                 match = START.match(line)
                 if match:
@@ -35,7 +40,8 @@ def regions():
             elif END.match(line):
                 if name in found:
                     sys.exit(f"{path}:{number}: snippet '{name}' is defined twice")
-                found[name] = textwrap.dedent("\n".join(lines)).strip("\n")
+                region = textwrap.dedent("\n".join(lines)).strip("\n")
+                found[name] = "\n".join(usings) + "\n\n" + region if usings else region
                 name = None
             else:
                 lines.append(line)
