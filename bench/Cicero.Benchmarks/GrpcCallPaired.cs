@@ -22,7 +22,8 @@ namespace Cicero.Benchmarks;
 /// </para>
 /// <para>
 /// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-paired [rounds] [variant]
-/// [--baseline variant] [--handler-work µs]</c> (defaults 15, <c>cicero</c> and <c>plain</c>; any
+/// [--baseline variant] [--handler-work µs] [--invocations n] [--latency-calls n]</c> (defaults 15, <c>cicero</c>,
+/// <c>plain</c>, 0, <see cref="DefaultInvocations"/> and <see cref="DefaultLatencyCalls"/>; any
 /// <see cref="GrpcCallProfile"/> variant can be paired with any other, e.g. <c>c3 --baseline round_robin</c>). Besides
 /// the ratios it reports the paired differences in µs per call (p50 one at a time, and machine time per call at
 /// concurrency 8, 1/throughput) and each variant's bytes allocated per call.
@@ -30,30 +31,41 @@ namespace Cicero.Benchmarks;
 /// </remarks>
 internal static class GrpcCallPaired
 {
-    private const int Invocations = 300;
-    private const int LatencyCalls = 20_000;
+    /// <summary>The throughput invocations per process unless <c>--invocations</c> says otherwise (a quarter more warm up first).</summary>
+    public const int DefaultInvocations = 300;
 
-    public static async Task RunAsync(int rounds, string variant, int handlerWorkMicros = 0, string baseline = "plain")
+    /// <summary>The calls one at a time per process unless <c>--latency-calls</c> says otherwise (a quarter more warm up first).</summary>
+    public const int DefaultLatencyCalls = 20_000;
+
+    public static async Task RunAsync(
+        int rounds,
+        string variant,
+        int handlerWorkMicros = 0,
+        string baseline = "plain",
+        int invocations = DefaultInvocations,
+        int latencyCalls = DefaultLatencyCalls)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(rounds, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(invocations, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(latencyCalls, 1);
         var plain = new List<Result>();
         var other = new List<Result>();
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"{rounds} rounds, {variant} against {baseline}, handler work {handlerWorkMicros} µs; {Invocations} x {GrpcCallBenchmarks.CallsPerInvoke} calls at concurrency {GrpcCallBenchmarks.Concurrency}, then {LatencyCalls} calls one at a time, per process"));
+            $"{rounds} rounds, {variant} against {baseline}, handler work {handlerWorkMicros} µs; {invocations} x {GrpcCallBenchmarks.CallsPerInvoke} calls at concurrency {GrpcCallBenchmarks.Concurrency}, then {latencyCalls} calls one at a time, per process"));
         Console.WriteLine($"round  first        {baseline} calls/s  {variant} calls/s  ratio   {baseline} p50 µs  {variant} p50 µs  ratio   {baseline} B/call  {variant} B/call");
         for (var round = 1; round <= rounds; round++)
         {
             Result a, b;
             if (round % 2 == 1)
             {
-                a = await RunChildAsync(baseline, handlerWorkMicros);
-                b = await RunChildAsync(variant, handlerWorkMicros);
+                a = await RunChildAsync(baseline, handlerWorkMicros, invocations, latencyCalls);
+                b = await RunChildAsync(variant, handlerWorkMicros, invocations, latencyCalls);
             }
             else
             {
-                b = await RunChildAsync(variant, handlerWorkMicros);
-                a = await RunChildAsync(baseline, handlerWorkMicros);
+                b = await RunChildAsync(variant, handlerWorkMicros, invocations, latencyCalls);
+                a = await RunChildAsync(baseline, handlerWorkMicros, invocations, latencyCalls);
             }
 
             plain.Add(a);
@@ -117,7 +129,7 @@ internal static class GrpcCallPaired
         return result;
     }
 
-    private static async Task<Result> RunChildAsync(string variant, int handlerWorkMicros)
+    private static async Task<Result> RunChildAsync(string variant, int handlerWorkMicros, int invocations, int latencyCalls)
     {
         var host = Environment.ProcessPath ?? throw new InvalidOperationException("The process path is unknown.");
         var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, UseShellExecute = false };
@@ -128,8 +140,8 @@ internal static class GrpcCallPaired
 
         foreach (var argument in new[]
         {
-            "grpc-profile", variant, Invocations.ToString(CultureInfo.InvariantCulture),
-            "--latency", LatencyCalls.ToString(CultureInfo.InvariantCulture),
+            "grpc-profile", variant, invocations.ToString(CultureInfo.InvariantCulture),
+            "--latency", latencyCalls.ToString(CultureInfo.InvariantCulture),
             "--handler-work", handlerWorkMicros.ToString(CultureInfo.InvariantCulture),
         })
         {

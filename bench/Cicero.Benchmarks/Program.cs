@@ -28,7 +28,9 @@ if (args is ["grpc-paired", ..])
         args.Length > 1 && !args[1].StartsWith('-') ? int.Parse(args[1], CultureInfo.InvariantCulture) : 15,
         args.Length > 2 && !args[2].StartsWith('-') ? args[2] : "cicero",
         OptionValue(args, "--handler-work") ?? 0,
-        StringOption(args, "--baseline") ?? "plain");
+        StringOption(args, "--baseline") ?? "plain",
+        OptionValue(args, "--invocations") ?? GrpcCallPaired.DefaultInvocations,
+        OptionValue(args, "--latency-calls") ?? GrpcCallPaired.DefaultLatencyCalls);
     return;
 }
 
