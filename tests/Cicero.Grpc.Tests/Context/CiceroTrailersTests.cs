@@ -2,7 +2,7 @@
 
 using Cicero.Context;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Protocol;
+using Grpc.Core;
 
 namespace Cicero.Grpc.Tests.Context;
 
@@ -12,7 +12,7 @@ public sealed class CiceroTrailersTests
     public void TryRead_WhatTheServerWrites_ReturnsEveryField_ToSinglePrecision()
     {
         var bytes = TrailerCodec.Encode(new ProgressDelta(0.009, 5), 3, TimeSpan.FromMilliseconds(12), 0.25, "http://10.0.0.7:5001"u8);
-        var trailers = new Metadata().Add(CiceroMetadataKeys.Result, bytes);
+        var trailers = Trailers(bytes);
 
         Assert.Equal(TrailerCodec.FixedLength + 20, bytes.Length);
         Assert.True(CiceroTrailers.TryRead(trailers, out var result));
@@ -42,12 +42,12 @@ public sealed class CiceroTrailersTests
         bytes[TrailerCodec.LegacyFixedLength - 1] = (byte)instance.Length;
         instance.CopyTo(bytes.AsSpan(TrailerCodec.LegacyFixedLength));
 
-        Assert.True(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, bytes), out var result));
+        Assert.True(CiceroTrailers.TryRead(Trailers(bytes), out var result));
         Assert.Equal(new ProgressDelta(0.009, 5), result.Progress);
         Assert.Equal(3, result.QueueSize);
         Assert.Equal(TimeSpan.FromMilliseconds(12), result.ServiceTime);
         Assert.Equal("old-callee", result.Instance);
-        Assert.False(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, [3, .. bytes[1..]]), out _));
+        Assert.False(CiceroTrailers.TryRead(Trailers([3, .. bytes[1..]]), out _));
     }
 
     [Fact]
@@ -59,11 +59,11 @@ public sealed class CiceroTrailersTests
 
         Assert.False(CiceroTrailers.TryRead(null, out _));
         Assert.False(CiceroTrailers.TryRead(new Metadata(), out _));
-        Assert.False(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, good[..^1]), out _));
-        Assert.False(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, [.. good, 0x41]), out _));
-        Assert.False(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, negative), out _));
-        Assert.False(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, spaced), out _));
-        Assert.True(CiceroTrailers.TryRead(new Metadata().Add(CiceroMetadataKeys.Result, good), out _));
+        Assert.False(CiceroTrailers.TryRead(Trailers(good[..^1]), out _));
+        Assert.False(CiceroTrailers.TryRead(Trailers([.. good, 0x41]), out _));
+        Assert.False(CiceroTrailers.TryRead(Trailers(negative), out _));
+        Assert.False(CiceroTrailers.TryRead(Trailers(spaced), out _));
+        Assert.True(CiceroTrailers.TryRead(Trailers(good), out _));
     }
 
     [Fact]
@@ -111,4 +111,6 @@ public sealed class CiceroTrailersTests
         Assert.Equal("upstream-1", first);
         Assert.Same(first, second);
     }
+
+    private static Metadata Trailers(byte[] value) => new() { { CiceroMetadataKeys.Result, value } };
 }

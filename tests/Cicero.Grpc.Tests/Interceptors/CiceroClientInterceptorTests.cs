@@ -1,123 +1,280 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using System.Buffers;
 using System.Text;
 using Cicero.Context;
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Protocol;
+using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Runtime;
-using Xunit;
+using Cicero.Time;
+using Grpc.Core;
 
 namespace Cicero.Grpc.Tests.Interceptors;
 
 /// <summary>
-/// The client interceptor over transport doubles: with Cicero's transport it is told of the call's end and returns
-/// the transport's call untouched; behind a transport that does not know it, it wraps the response instead. Either way
-/// the callee's progress joins the caller's exactly once.
+/// The client interceptor over grpc-dotnet continuations: inside a request it stamps the context and caller id, caps
+/// the deadline at the budget left and joins the callee's b exactly once however the call ends; outside one it hands
+/// the call through untouched.
 /// </summary>
 public sealed class CiceroClientInterceptorTests : IDisposable
 {
-    private static readonly Marshaller<string> Utf8 = new(
-        static (value, writer) => writer.Write(Encoding.UTF8.GetBytes(value)),
-        static sequence => Encoding.UTF8.GetString(sequence.ToArray()));
-
-    private static readonly Method<string, string> Echo = new(MethodType.Unary, "svc", "Echo", Utf8, Utf8);
+    private const string Downstream = "leaf";
     private static readonly ProgressDelta CalleeProgress = new(0.25, 2);
 
-    private readonly CiceroRuntime _runtime = new();
+    private readonly VirtualTimeProvider _clock = new();
+    private readonly CiceroRuntime _runtime;
     private readonly CiceroClientInterceptor _interceptor;
 
-    public CiceroClientInterceptorTests() => _interceptor = new CiceroClientInterceptor(_runtime, "downstream", "caller-1");
+    public CiceroClientInterceptorTests()
+    {
+        _clock.Advance(TimeSpan.FromHours(1));
+        _runtime = new CiceroRuntime(timeProvider: _clock);
+        _interceptor = new CiceroClientInterceptor(_runtime, Downstream, "caller-1");
+    }
 
     public void Dispose() => _runtime.Dispose();
 
     [Fact]
-    public async Task TransportThatReportsCompletion_GetsNoWrapper_AndProgressJoinsOnce()
+    public async Task Unary_InsideARequest_StampsContextAndCaller_AndJoinsTheCalleesProgressOnce()
     {
         var request = _runtime.StartRequest("tenant-a");
-        var transport = new FakeTransport(reportsCompletion: true);
+        request.Progress.AddLocalWork(0.5, 1);
+        var fake = new FakeCall();
         AsyncUnaryCall<string> call;
         using (CiceroContext.Use(request))
         {
-            call = _interceptor.AsyncUnaryCall("ping", new ClientInterceptorContext<string, string>(Echo, default), transport.Continue);
+            call = _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary), fake.ContinueUnary);
         }
 
-        Assert.Same(transport.Call, call);
-        Assert.NotNull(transport.SentOptions.Headers?.Get(CiceroMetadataKeys.Context));
-        transport.Complete();
-        transport.Complete();
-        Assert.Equal("ping", await call);
+        var (sent, caller) = ReadHeader(fake.SentOptions.Headers);
+        Assert.Equal("tenant-a", sent.Workflow.Value);
+        Assert.Equal(new ProgressDelta(0.5, 1), sent.BeforeArrival);
+        Assert.Equal("caller-1", caller);
+        Assert.Null(fake.SentOptions.Deadline);
+
+        fake.Succeed("pong", Trailers(CalleeProgress, "callee-1"));
+        Assert.Equal("pong", await call);
+        Assert.Equal("pong", await call.ResponseAsync);
+        call.Dispose();
+
+        Assert.Equal(new ProgressDelta(0.75, 3), request.Progress.Current);
+        _clock.Advance(TimeSpan.FromMilliseconds(100));
+        _runtime.Model.CloseInterval();
+        Assert.Equal(1, _runtime.Model.Get(_runtime.Registry.Resolve("tenant-a")).GetInstanceFraction(Downstream, "callee-1"));
+    }
+
+    [Fact]
+    public void Unary_InsideARequest_CapsTheDeadlineAtTheBudget_KeepsOtherHeaders_AndReplacesACopiedContext()
+    {
+        var request = _runtime.StartRequest("tenant-a", TimeSpan.FromSeconds(2));
+        _clock.Advance(TimeSpan.FromMilliseconds(500));
+        var now = _clock.GetUtcNow().UtcDateTime;
+        var later = new FakeCall();
+        var sooner = new FakeCall();
+        var headers = new Metadata { { "x-keep", "1" }, { CiceroMetadataKeys.Context, new byte[] { 1, 2, 3 } } };
+        using (CiceroContext.Use(request))
+        {
+            _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary, new CallOptions(headers, now.AddSeconds(10))), later.ContinueUnary);
+            _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary, new CallOptions(headers, now.AddSeconds(1))), sooner.ContinueUnary);
+        }
+
+        Assert.Equal(now.AddSeconds(1.5), later.SentOptions.Deadline);
+        Assert.Equal(now.AddSeconds(1), sooner.SentOptions.Deadline);
+        var sent = later.SentOptions.Headers!;
+        Assert.Equal("1", sent.GetValue("x-keep"));
+        Assert.Single(sent, e => e.Key == CiceroMetadataKeys.Context);
+        Assert.Equal("tenant-a", ReadHeader(sent).Context.Workflow.Value);
+
+        // The caller's own headers are not modified.
+        Assert.Equal([1, 2, 3], headers.GetValueBytes(CiceroMetadataKeys.Context));
+    }
+
+    [Fact]
+    public void Unary_OutsideARequest_PassesTheCallThroughUntouched()
+    {
+        var fake = new FakeCall();
+        var options = new CallOptions(deadline: _clock.GetUtcNow().UtcDateTime.AddSeconds(5));
+
+        using var none = CiceroContext.Use(null);
+        var call = _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary, options), fake.ContinueUnary);
+
+        Assert.Same(fake.UnaryCall, call);
+        Assert.Null(fake.SentOptions.Headers);
+        Assert.Equal(options.Deadline, fake.SentOptions.Deadline);
+    }
+
+    [Fact]
+    public async Task Unary_FailedCall_StillJoinsTheProgressTheCalleeReported()
+    {
+        var request = _runtime.StartRequest("tenant-a");
+        var fake = new FakeCall();
+        AsyncUnaryCall<string> call;
+        using (CiceroContext.Use(request))
+        {
+            call = _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary), fake.ContinueUnary);
+        }
+
+        fake.Fail(StatusCode.NotFound, Trailers(CalleeProgress, "callee-1"));
+
+        var ex = await Assert.ThrowsAsync<RpcException>(async () => await call);
+        Assert.Equal(StatusCode.NotFound, ex.StatusCode);
         Assert.Equal(CalleeProgress, request.Progress.Current);
     }
 
     [Fact]
-    public async Task TransportThatDoesNotKnowTheObserver_IsWrapped_AndProgressJoinsWhenTheResponseArrives()
+    public async Task Unary_DisposedBeforeTheEnd_CountsOnce_AndALateResponseAddsNothing()
     {
         var request = _runtime.StartRequest("tenant-a");
-        var transport = new FakeTransport(reportsCompletion: false);
+        var fake = new FakeCall();
         AsyncUnaryCall<string> call;
         using (CiceroContext.Use(request))
         {
-            call = _interceptor.AsyncUnaryCall("ping", new ClientInterceptorContext<string, string>(Echo, default), transport.Continue);
+            call = _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary), fake.ContinueUnary);
         }
 
-        Assert.NotSame(transport.Call, call);
-        Assert.Equal(default, request.Progress.Current);
-        transport.Complete();
-        Assert.Equal("ping", await call);
+        call.Dispose();
+        fake.Succeed("late", Trailers(CalleeProgress, "callee-1"));
+        await call;
+
+        Assert.Equal(1, fake.Disposed);
+        Assert.Equal(ProgressDelta.Zero, request.Progress.Current);
+    }
+
+    [Fact]
+    public async Task Unary_InsideParallelCalls_JoinsAsTheMeanOfTheChildren()
+    {
+        var request = _runtime.StartRequest("tenant-a");
+        var fakes = new[] { new FakeCall(), new FakeCall(), new FakeCall() };
+        using (CiceroContext.Use(request))
+        {
+            using (ParallelCalls.Begin())
+            {
+                var calls = fakes.Select(f => _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary), f.ContinueUnary).ResponseAsync).ToArray();
+                fakes[0].Succeed("a", Trailers(new ProgressDelta(0.004, 1), "leaf-1"));
+                fakes[1].Succeed("b", Trailers(new ProgressDelta(0.006, 1), "leaf-2"));
+                fakes[2].Succeed("c", Trailers(new ProgressDelta(0.008, 1), "leaf-3"));
+                await Task.WhenAll(calls);
+                Assert.Equal(ProgressDelta.Zero, request.Progress.Current);
+            }
+        }
+
+        Assert.Equal(0.006, request.Progress.Current.ServiceTime, 6);
+        Assert.Equal(3, request.Progress.Current.Load, 6);
+    }
+
+    [Fact]
+    public async Task ServerStreaming_JoinsWhenTheStreamEnds()
+    {
+        var request = _runtime.StartRequest("tenant-a");
+        var fake = new FakeCall();
+        AsyncServerStreamingCall<string> call;
+        using (CiceroContext.Use(request))
+        {
+            call = _interceptor.AsyncServerStreamingCall("s", FakeCall.Context(FakeCall.ServerStreaming), fake.ContinueServerStreaming);
+        }
+
+        Assert.Equal("tenant-a", ReadHeader(fake.SentOptions.Headers).Context.Workflow.Value);
+        Assert.True(await call.ResponseStream.MoveNext(CancellationToken.None));
+        Assert.True(await call.ResponseStream.MoveNext(CancellationToken.None));
+        Assert.Equal("s", call.ResponseStream.Current);
+        var end = call.ResponseStream.MoveNext(CancellationToken.None);
+        Assert.Equal(ProgressDelta.Zero, request.Progress.Current);
+        fake.Succeed(string.Empty, Trailers(CalleeProgress, "callee-1"));
+
+        Assert.False(await end);
         Assert.Equal(CalleeProgress, request.Progress.Current);
     }
 
     [Fact]
-    public void OutsideARequest_PassesTheCallThroughUnstamped()
+    public async Task ClientStreamingAndDuplex_StampTheContext_AndJoinAtTheEnd()
     {
-        var transport = new FakeTransport(reportsCompletion: true);
+        var request = _runtime.StartRequest("tenant-a");
+        var clientStreaming = new FakeCall();
+        var duplex = new FakeCall();
+        AsyncClientStreamingCall<string, string> upload;
+        AsyncDuplexStreamingCall<string, string> chat;
+        using (CiceroContext.Use(request))
+        {
+            upload = _interceptor.AsyncClientStreamingCall(FakeCall.Context(FakeCall.ClientStreaming), clientStreaming.ContinueClientStreaming);
+            chat = _interceptor.AsyncDuplexStreamingCall(FakeCall.Context(FakeCall.Duplex), duplex.ContinueDuplex);
+        }
 
-        var call = _interceptor.AsyncUnaryCall("ping", new ClientInterceptorContext<string, string>(Echo, default), transport.Continue);
+        Assert.NotNull(clientStreaming.SentOptions.Headers?.Get(CiceroMetadataKeys.Context));
+        Assert.NotNull(duplex.SentOptions.Headers?.Get(CiceroMetadataKeys.Context));
+        await upload.RequestStream.WriteAsync("x");
+        await upload.RequestStream.CompleteAsync();
+        clientStreaming.Succeed("done", Trailers(CalleeProgress, "callee-1"));
+        Assert.Equal("done", await upload);
+        Assert.True(await chat.ResponseStream.MoveNext(CancellationToken.None));
+        var end = chat.ResponseStream.MoveNext(CancellationToken.None);
+        duplex.Fail(StatusCode.Internal, Trailers(CalleeProgress, "callee-2"));
+        await Assert.ThrowsAsync<RpcException>(() => end);
 
-        Assert.Same(transport.Call, call);
-        Assert.Null(transport.SentOptions.Headers);
-        Assert.Null(transport.SentOptions.CompletionObserver);
+        Assert.Equal(new ProgressDelta(0.5, 4), request.Progress.Current);
     }
 
-    private sealed class FakeTransport(bool reportsCompletion)
+    [Fact]
+    public void BlockingUnary_InsideARequest_StampsTheContext()
     {
-        private readonly TaskCompletionSource<string> _response = new(TaskCreationOptions.RunContinuationsAsynchronously);
-        private readonly Metadata _trailers = new();
-        private string _request = string.Empty;
-
-        public AsyncUnaryCall<string> Call { get; private set; } = null!;
-
-        public CallOptions SentOptions { get; private set; }
-
-        public AsyncUnaryCall<string> Continue(string request, ClientInterceptorContext<string, string> context)
+        var request = _runtime.StartRequest("tenant-a");
+        CallOptions sent = default;
+        string response;
+        using (CiceroContext.Use(request))
         {
-            _request = request;
-            SentOptions = context.Options;
-            if (reportsCompletion)
+            response = _interceptor.BlockingUnaryCall("ping", FakeCall.Context(FakeCall.Unary), (r, c) =>
             {
-                context.Options.CompletionObserver?.Attach();
-            }
-
-            Call = new AsyncUnaryCall<string>(_response.Task, Task.FromResult(new Metadata()), static () => RpcStatus.Ok, () => _trailers, static () => { });
-            return Call;
+                sent = c.Options;
+                return r + "!";
+            });
         }
 
-        /// <summary>Ends the call as the real transport does: trailers and observer first, then the response.</summary>
-        public void Complete()
+        Assert.Equal("ping!", response);
+        Assert.Equal("caller-1", ReadHeader(sent.Headers).Caller);
+    }
+
+    [Fact]
+    public void CallerIdThatCannotTravel_IsRefusedAtConstruction()
+    {
+        var error = Assert.Throws<ArgumentException>(() => new CiceroClientInterceptor(_runtime, "svc", "has space"));
+
+        Assert.Contains("printable ASCII", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void LazyCallerId_IsAskedForOnlyWhenACallIsStamped()
+    {
+        var asked = 0;
+        var interceptor = new CiceroClientInterceptor(_runtime, "svc", () =>
         {
-            if (_trailers.Count == 0)
-            {
-                _trailers.Add(CiceroMetadataKeys.Result, TrailerCodec.Encode(CalleeProgress, 0, TimeSpan.FromMilliseconds(1), 0, "callee-1"u8));
-            }
-
-            if (reportsCompletion)
-            {
-                SentOptions.CompletionObserver?.OnCallCompleted(RpcStatus.Ok, _trailers);
-            }
-
-            _response.TrySetResult(_request);
+            asked++;
+            return "http://127.0.0.1:7001";
+        });
+        using (CiceroContext.Use(null))
+        {
+            interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary), new FakeCall().ContinueUnary);
         }
+
+        Assert.Equal(0, asked);
+        var fake = new FakeCall();
+        using (CiceroContext.Use(_runtime.StartRequest("t")))
+        {
+            interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary), fake.ContinueUnary);
+        }
+
+        Assert.Equal(1, asked);
+        Assert.Equal("http://127.0.0.1:7001", ReadHeader(fake.SentOptions.Headers).Caller);
+        Assert.Equal("svc", interceptor.DownstreamService);
+    }
+
+    private static Metadata Trailers(ProgressDelta progress, string instance) =>
+        new() { { CiceroMetadataKeys.Result, TrailerCodec.Encode(progress, 0, TimeSpan.FromMilliseconds(1), 0, Encoding.ASCII.GetBytes(instance)) } };
+
+    private (RequestContext Context, string Caller) ReadHeader(Metadata? headers)
+    {
+        var value = headers?.GetValueBytes(CiceroMetadataKeys.Context);
+        Assert.NotNull(value);
+        ContextHeader.Split(value, out var context, out var caller);
+        Assert.True(_runtime.Codec.TryRead(context, out var read, out var error), error);
+        return (read, Encoding.ASCII.GetString(caller));
     }
 }
