@@ -125,7 +125,7 @@ public static class SampleCommands
     private static Command CreateSelfTest()
     {
         var calls = CallsOption(max: 1_000);
-        var command = new Command("self-test", "Starts the catalog and the storefront on free loopback ports, calls both, prints a summary; exits 0 when all is well.")
+        var command = new Command("self-test", "Starts the catalog and two storefronts on free loopback ports, checks their health, calls each, prints a summary; exits 0 when all is well, 1 otherwise.")
         {
             calls,
         };
