@@ -7,6 +7,7 @@ using Grpc.Core;
 using Grpc.Net.Client.Configuration;
 using Grpc.Net.ClientFactory;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Options;
 
 namespace Cicero.Grpc.Hosting;
 
@@ -38,6 +39,12 @@ public static class CiceroHttpClientBuilderExtensions
             var options = services.GetRequiredService<CiceroGrpcOptions>();
             if (Find(options, downstreamService) is not { } downstream)
             {
+                if (services.GetRequiredService<IOptionsMonitor<GrpcClientFactoryOptions>>().Get(builder.Name).Address is null)
+                {
+                    throw new InvalidOperationException(
+                        $"The gRPC client '{builder.Name}' calls downstream service '{downstreamService}', which has no address: configure it with AddCicero(...).AddDownstream(\"{downstreamService}\", addresses) or give the client an address. Configured downstream services: {string.Join(", ", options.Downstreams.Select(d => d.Name))}.");
+                }
+
                 return;
             }
 
