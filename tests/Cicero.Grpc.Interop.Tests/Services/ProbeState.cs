@@ -33,6 +33,13 @@ public sealed class ProbeState
     /// <summary>Gets the gate that guarded calls wait at while they hold the permit.</summary>
     public TaskCompletionSource ReleaseGuarded { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
+    /// <summary>Forgets the calls counted so far (after a warm-up).</summary>
+    public void ResetCalls()
+    {
+        Interlocked.Exchange(ref _calls, 0);
+        Interlocked.Exchange(ref _maxInFlight, 0);
+    }
+
     /// <summary>Counts a call in.</summary>
     public void Enter()
     {
