@@ -3,48 +3,46 @@
 using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Grpc.Client;
-using Cicero.Grpc.Hosting;
-using Cicero.Grpc.Protocol;
-using Cicero.Grpc.Server;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Tests.Infrastructure;
+using Cicero.Grpc.Tests.Protos;
 using Cicero.Runtime;
+using Grpc.Core;
+using Cicero.Grpc.Hosting;
+using Grpc.Core.Interceptors;
 using Microsoft.Extensions.DependencyInjection;
 
 namespace Cicero.Grpc.Tests.Integration;
 
+/// <summary>Admission, the trust boundary and header validation over a real Kestrel server and generated clients.</summary>
 public sealed class AdmissionAndTrustTests
 {
     private const string Tenant = "tenant-a";
-    private static readonly Method<string, string> Work = TestMethods.Unary("Work");
 
     [Fact]
     public async Task Rejected_request_is_resource_exhausted_with_its_reason_and_does_no_work()
     {
         var handled = 0;
-        await using var host = await TestHost.StartAsync(
-            s => s.AddCicero(o =>
+        await using var host = await TestHost.StartProbeAsync(
+            o =>
             {
-                o.ServiceName = "entry";
                 o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant);
                 o.QueueForAdmission = false;
-                o.RateExchange.RunControlLoop = false;
-            }),
-            app => app.MapGrpcUnary(Work, (string request, ServerCallContext context) =>
-            {
-                Interlocked.Increment(ref handled);
-                return Task.FromResult(request);
-            }));
+            },
+            new ProbeHandlers { Work = (request, _) => { Interlocked.Increment(ref handled); return Task.FromResult(request); } });
         host.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
-        using var channel = RpcChannel.ForAddress(host.Address);
-        var client = channel.CreateCallInvoker();
+        using var channel = host.CreateChannel();
+        var client = TestHost.Client(channel);
 
-        Assert.Equal("first", await client.AsyncUnaryCall(Work, default, "first"));
-        var call = client.AsyncUnaryCall(Work, default, "second");
+        Assert.Equal("first", (await client.WorkAsync(ProbeHandlers.Of("first"))).Value);
+        var call = client.WorkAsync(ProbeHandlers.Of("second"));
         var ex = await Assert.ThrowsAsync<RpcException>(async () => await call);
 
         Assert.Equal(StatusCode.ResourceExhausted, ex.StatusCode);
         Assert.Contains("rate_limited", ex.Status.Detail, StringComparison.Ordinal);
+        Assert.Equal("rate_limited", ex.Trailers.GetValue(CiceroMetadataKeys.DropReason));
         Assert.Equal("rate_limited", call.GetTrailers().GetValue(CiceroMetadataKeys.DropReason));
+        Assert.Null(call.GetTrailers().Get(CiceroMetadataKeys.Result));
         Assert.Equal(1, handled);
     }
 
@@ -53,20 +51,22 @@ public sealed class AdmissionAndTrustTests
     {
         var handled = 0;
         await using var host = await StartAsync(isEntryPoint: false, _ => Interlocked.Increment(ref handled));
-        using var channel = RpcChannel.ForAddress(host.Address);
-        var client = channel.CreateCallInvoker();
+        using var channel = host.CreateChannel();
+        var client = TestHost.Client(channel);
 
-        var garbage = new Metadata().Add(CiceroMetadataKeys.Context, [0x01, 0xFF, 0x00, 0x13]);
-        var malformed = await Assert.ThrowsAsync<RpcException>(async () => await client.AsyncUnaryCall(Work, new CallOptions(garbage), "x"));
+        var garbage = new Metadata { { CiceroMetadataKeys.Context, new byte[] { 0x01, 0xFF, 0x00, 0x13 } } };
+        var malformed = await Assert.ThrowsAsync<RpcException>(async () => await client.WorkAsync(ProbeHandlers.Of("x"), garbage));
         Assert.Equal(StatusCode.InvalidArgument, malformed.StatusCode);
         Assert.Contains("malformed", malformed.Status.Detail, StringComparison.Ordinal);
 
-        var huge = new Metadata().Add(CiceroMetadataKeys.Context, new byte[4096]);
-        var oversized = await Assert.ThrowsAsync<RpcException>(async () => await client.AsyncUnaryCall(Work, new CallOptions(huge), "x"));
+        var huge = new Metadata { { CiceroMetadataKeys.Context, new byte[4096] } };
+        var oversized = await Assert.ThrowsAsync<RpcException>(async () => await client.WorkAsync(ProbeHandlers.Of("x"), huge));
         Assert.Equal(StatusCode.InvalidArgument, oversized.StatusCode);
-        Assert.Contains("4096 bytes", oversized.Status.Detail, StringComparison.Ordinal);
+        Assert.Contains("longer than the limit", oversized.Status.Detail, StringComparison.Ordinal);
 
-        Assert.Equal(0, handled);
+        // The server still serves well-formed calls afterwards.
+        await client.WorkAsync(ProbeHandlers.Of("x"));
+        Assert.Equal(1, handled);
     }
 
     [Fact]
@@ -77,20 +77,28 @@ public sealed class AdmissionAndTrustTests
 
         await using (var entry = await StartAsync(isEntryPoint: true, seen.Add))
         {
-            using var channel = RpcChannel.ForAddress(entry.Address);
-            await channel.CreateCallInvoker().AsyncUnaryCall(Work, new CallOptions(forged), "x");
+            using var channel = entry.CreateChannel();
+            var call = TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("x"), forged, TimeProvider.System.GetUtcNow().UtcDateTime.AddSeconds(30));
+            await call;
+
+            // An untrusted caller is not told the instance's internal address.
+            Assert.True(CiceroTrailers.TryRead(call.GetTrailers(), out var result));
+            Assert.Equal(string.Empty, result.Instance);
         }
 
         await using (var trusting = await StartAsync(isEntryPoint: true, seen.Add, trust: true))
         {
-            using var channel = RpcChannel.ForAddress(trusting.Address);
-            await channel.CreateCallInvoker().AsyncUnaryCall(Work, new CallOptions(forged), "x");
+            using var channel = trusting.CreateChannel();
+            var call = TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("x"), forged, TimeProvider.System.GetUtcNow().UtcDateTime.AddSeconds(30));
+            await call;
+            Assert.True(CiceroTrailers.TryRead(call.GetTrailers(), out var result));
+            Assert.Equal(InstanceIds.FromAddress(trusting.Address), result.Instance);
         }
 
-        // Default: the classifier's workflow, nothing done before arrival, no forged deadline.
+        // Default: the classifier's workflow, nothing done before arrival, the call's own gRPC deadline.
         Assert.Equal(Tenant, seen[0].Workflow.Value);
         Assert.Equal(ProgressDelta.Zero, seen[0].BeforeArrival);
-        Assert.Null(seen[0].Deadline);
+        Assert.InRange(seen[0].Deadline!.Value, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(30));
 
         // Opted in: the client's context is taken as sent.
         Assert.Equal("forged", seen[1].Workflow.Value);
@@ -103,59 +111,100 @@ public sealed class AdmissionAndTrustTests
     {
         var handled = 0;
         await using var host = await StartAsync(isEntryPoint: false, _ => Interlocked.Increment(ref handled));
-        using var channel = RpcChannel.ForAddress(host.Address);
+        using var channel = host.CreateChannel();
         using var clientRuntime = new CiceroRuntime();
         foreach (var callerId in new[] { "upstream-7", "upstream-8", "upstream-7" })
         {
-            var client = channel.CreateCallInvoker().Intercept(new CiceroClientInterceptor(clientRuntime, "svc", callerId));
+            var client = new Probe.ProbeClient(channel.Intercept(new CiceroClientInterceptor(clientRuntime, "svc", callerId)));
             using (CiceroContext.Use(clientRuntime.StartRequest(Tenant)))
             {
-                await client.AsyncUnaryCall(Work, default, "x");
+                await client.WorkAsync(ProbeHandlers.Of("x"));
             }
         }
 
-        // Two distinct ids arrived with the contexts; without them the callee would know no caller at all (count 1).
+        // Two distinct ids arrived with the contexts; without them the callee would know no caller at all.
         var runtime = host.Services.GetRequiredService<CiceroRuntime>();
         Assert.Equal(2, runtime.Model.Get(runtime.Registry.Resolve(Tenant)).CallerCount);
 
         var context = new RequestContextCodec(TimeProvider.System).Encode(RequestContext.Start(Tenant, TimeProvider.System));
-        var spaced = new Metadata().Add(CiceroMetadataKeys.Context, [.. context, .. "bad caller"u8]);
-        var error = await Assert.ThrowsAsync<RpcException>(async () => await channel.CreateCallInvoker().AsyncUnaryCall(Work, new CallOptions(spaced), "x"));
+        var spaced = new Metadata { { CiceroMetadataKeys.Context, [.. context, .. "bad caller"u8] } };
+        var error = await Assert.ThrowsAsync<RpcException>(async () => await TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("x"), spaced));
         Assert.Equal(StatusCode.InvalidArgument, error.StatusCode);
         Assert.Contains("caller id", error.Status.Detail, StringComparison.Ordinal);
         Assert.Equal(3, handled);
     }
 
     [Fact]
-    public void Client_interceptor_refuses_a_caller_id_that_cannot_travel()
+    public async Task A_dropped_downstream_call_is_this_services_resource_exhausted_downstream_dropped()
     {
-        using var runtime = new CiceroRuntime();
+        await using var leaf = await StartAsync(isEntryPoint: false, _ => { });
+        leaf.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+        await using var entry = await TestHost.StartProbeAsync(
+            o => o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant),
+            new ProbeHandlers
+            {
+                Work = (request, context) => context.GetHttpContext().RequestServices.GetRequiredService<Probe.ProbeClient>().WorkAsync(request).ResponseAsync,
+            },
+            services: s => s.AddGrpcClient<Probe.ProbeClient>(o => o.Address = leaf.Address).AddCiceroDownstream("leaf"));
+        using var channel = entry.CreateChannel();
+        var client = TestHost.Client(channel);
 
-        var error = Assert.Throws<ArgumentException>(() => new CiceroClientInterceptor(runtime, "svc", "has space"));
+        // With a deadline: see Entry_call_without_a_deadline_can_call_downstream for the call without one.
+        await client.WorkAsync(ProbeHandlers.Of("first"), deadline: InTenSeconds());
+        var ex = await Assert.ThrowsAsync<RpcException>(async () => await client.WorkAsync(ProbeHandlers.Of("second"), deadline: InTenSeconds()));
 
-        Assert.Contains("printable ASCII", error.Message, StringComparison.Ordinal);
+        Assert.Equal(StatusCode.ResourceExhausted, ex.StatusCode);
+        Assert.Equal("downstream_dropped", ex.Trailers.GetValue(CiceroMetadataKeys.DropReason));
+
+        // The leaf has no token for 1,000 s: it says rate_limited, or deadline_infeasible when the wait would pass the deadline.
+        Assert.Matches("a downstream call was dropped: (rate_limited|deadline_infeasible)", ex.Status.Detail);
     }
+
+    [Fact(Skip = "Bug in src/Cicero.Grpc: an entry call without a gRPC deadline gets δ = DateTime.MaxValue - now (grpc-dotnet's 'no deadline'), and CiceroClientInterceptor.Stamp overflows computing now + remaining: the handler's downstream call throws ArgumentOutOfRangeException, the caller sees UNKNOWN (see the report).")]
+    public async Task Entry_call_without_a_deadline_can_call_downstream()
+    {
+        await using var leaf = await StartAsync(isEntryPoint: false, _ => { });
+        await using var entry = await TestHost.StartProbeAsync(
+            o => o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant),
+            new ProbeHandlers
+            {
+                Work = (request, context) => context.GetHttpContext().RequestServices.GetRequiredService<Probe.ProbeClient>().WorkAsync(request).ResponseAsync,
+            },
+            services: s => s.AddGrpcClient<Probe.ProbeClient>(o => o.Address = leaf.Address).AddCiceroDownstream("leaf"));
+        using var channel = entry.CreateChannel();
+
+        var response = await TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("no deadline"));
+
+        Assert.Equal("no deadline", response.Value);
+    }
+
+    private static DateTime InTenSeconds() => TimeProvider.System.GetUtcNow().UtcDateTime.AddSeconds(10);
 
     private static Metadata Forge()
     {
         var codec = new RequestContextCodec(TimeProvider.System);
         var context = RequestContext.Create(
             "forged", TimeProvider.System.GetTimestamp(), TimeSpan.FromMinutes(10), new ProgressDelta(5.0, 100), ProgressDelta.Zero, new ProgressDelta(6.0, 120));
-        return new Metadata().Add(CiceroMetadataKeys.Context, codec.Encode(context));
+        return new Metadata { { CiceroMetadataKeys.Context, codec.Encode(context) } };
     }
 
-    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false) => TestHost.StartAsync(
-        s => s.AddCicero(o =>
+    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false) => TestHost.StartProbeAsync(
+        o =>
         {
-            o.ServiceName = "svc";
             o.IsEntryPoint = isEntryPoint;
             o.TrustIncomingContext = trust;
             o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant);
-            o.RateExchange.RunControlLoop = false;
-        }),
-        app => app.MapGrpcUnary(Work, (string request, ServerCallContext context) =>
+        },
+        new ProbeHandlers
         {
-            onRequest(CiceroContext.Current!);
-            return Task.FromResult(request);
-        }));
+            Work = (request, _) =>
+            {
+                lock (onRequest)
+                {
+                    onRequest(CiceroContext.Current!);
+                }
+
+                return Task.FromResult(request);
+            },
+        });
 }
