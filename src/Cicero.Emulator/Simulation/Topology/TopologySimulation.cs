@@ -204,38 +204,9 @@ public sealed partial class TopologySimulation
         return BuildResult();
     }
 
-    /// <summary>
-    /// Creates one caller instance's replica selector. C3 is told how many callers share the servers (its n) and gets the
-    /// configuration's token-bucket size, if any. The
-    /// catalog's random and P2C factories draw every selector's seed from one source shared by the whole process, so
-    /// a second run in the same process would get other seeds; the run makes its own, seeded from the scenario.
-    /// </summary>
-    internal IReplicaSelector CreateReplicaSelector(string name, int callers)
-    {
-        var frequency = Clock.TimestampFrequency;
-        if (string.Equals(name, ReplicaSelectorNames.C3, StringComparison.OrdinalIgnoreCase))
-        {
-            var options = new C3Options { ClientCount = callers };
-            if (_configuration.C3MaxTokens is { } tokens)
-            {
-                options.Rate.MaxTokens = tokens;
-            }
-
-            return C3ReplicaSelector.CreateFactory(options).Create(frequency);
-        }
-
-        if (string.Equals(name, ReplicaSelectorNames.Random, StringComparison.OrdinalIgnoreCase))
-        {
-            return new RandomSelector(_selectorSeeds.Next());
-        }
-
-        if (string.Equals(name, ReplicaSelectorNames.PowerOfTwoChoicesPeakEwma, StringComparison.OrdinalIgnoreCase))
-        {
-            return PowerOfTwoChoicesSelector.CreateFactory(new PowerOfTwoChoicesOptions { Random = new Random(_selectorSeeds.Next()) }).Create(frequency);
-        }
-
-        return Catalog.GetReplicaSelector(name).Create(frequency);
-    }
+    /// <summary>Creates one caller instance's replica selector (<see cref="ScenarioReplicaSelectors"/>).</summary>
+    internal IReplicaSelector CreateReplicaSelector(string name, int callers) =>
+        ScenarioReplicaSelectors.Factory(Catalog, _configuration, name, callers, _selectorSeeds.Next).Create(Clock.TimestampFrequency);
 
     internal long SampleTicks(TimeDistribution distribution) =>
         Math.Max(1, (long)Math.Round(distribution.SampleSeconds(_serviceRandom) * TimeSpan.TicksPerSecond));
