@@ -10,7 +10,7 @@ namespace Cicero.Emulator.Live;
 /// once (its calls are aborted, its callers' connections refused) and starts a new process-equivalent on the same port
 /// at <c>untilSeconds</c>; <c>slow</c> multiplies its service times. <c>rate-exchange-loss</c> is simulated only.
 /// </summary>
-internal sealed class LiveFaults(LiveTopology topology, ConfigurationSpec configuration, IEnumerable<FaultSpec> faults, List<LiveInstance?[]> instances, List<Uri[]> addresses, int seed)
+internal sealed class LiveFaults(LiveTopology topology, ConfigurationSpec configuration, IEnumerable<FaultSpec> faults, List<LiveInstance?[]> instances, List<Uri?[]> addresses, int seed)
 {
     public Task RunAsync(CancellationToken cancellationToken)
     {

@@ -1,19 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Collections.Concurrent;
-using Cicero.Admission;
+using Cicero.Emulator.Live.Protocol;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Emulator.Workloads;
-using Cicero.Grpc;
-using Cicero.Grpc.Client;
-using Cicero.Grpc.Context;
-using Cicero.Grpc.Protocol;
+using Grpc.Core;
 
 namespace Cicero.Emulator.Live;
 
 /// <summary>
-/// Offers a scenario's workloads to the entry instances in real time (open loop at the generators' arrival times,
+/// Offers a scenario's workloads to the entry services in real time, through one grpc-dotnet channel per entry service (open loop at the generators' arrival times,
 /// closed loop with think times), records every outcome, and samples σ per tier and resource utilisation.
 /// </summary>
 internal sealed partial class LiveLoadGenerator
@@ -23,7 +20,7 @@ internal sealed partial class LiveLoadGenerator
 
     private readonly ScenarioSpec _scenario;
     private readonly LiveTopology _topology;
-    private readonly CallInvoker[][] _entries;
+    private readonly Node.NodeClient?[] _entries;
     private readonly IReadOnlyList<LiveInstance?[]> _instances;
     private readonly LiveMetrics _metrics;
     private readonly ConcurrentDictionary<long, Task> _inFlight = new();
@@ -33,7 +30,7 @@ internal sealed partial class LiveLoadGenerator
     private long _nextId;
     private int _busySamples;
 
-    public LiveLoadGenerator(ScenarioSpec scenario, LiveTopology topology, CallInvoker[][] entries, IReadOnlyList<LiveInstance?[]> instances)
+    public LiveLoadGenerator(ScenarioSpec scenario, LiveTopology topology, Node.NodeClient?[] entries, IReadOnlyList<LiveInstance?[]> instances)
     {
         _scenario = scenario;
         _topology = topology;
@@ -198,15 +195,21 @@ internal sealed partial class LiveLoadGenerator
 
     private Task Offer(WorkflowDef workflow, Random random)
     {
-        var entries = _entries[workflow.Entry.Index];
-        var entry = entries[random.Next(entries.Length)];
+        var entry = _entries[workflow.Entry.Index]!;
         var partition = random.Next(workflow.Partitions);
         var id = Interlocked.Increment(ref _nextId);
         var offeredAt = TimeProvider.System.GetTimestamp();
         var seconds = Elapsed;
         var measured = seconds >= _scenario.WarmUpSeconds && (seconds < _scenario.DurationSeconds || _replayWindow is not null);
         _metrics.Offered(workflow.Index, (int)seconds, measured);
-        var task = SendAsync(workflow, entry, new NodeRequest(workflow.Index, _topology.Plans.IdOf(workflow.Body), partition, -1, id), offeredAt, measured);
+        var task = SendAsync(workflow, entry, new NodeRequest
+        {
+            Workflow = workflow.Index,
+            Body = _topology.Plans.IdOf(workflow.Body),
+            Partition = partition,
+            Block = -1,
+            RequestId = id,
+        }, offeredAt, measured);
 
         // Added before the removal is attached, so a request that already finished is still removed.
         _inFlight[id] = task;
@@ -214,19 +217,19 @@ internal sealed partial class LiveLoadGenerator
         return task;
     }
 
-    private async Task SendAsync(WorkflowDef workflow, CallInvoker entry, NodeRequest request, long offeredAt, bool measured)
+    private async Task SendAsync(WorkflowDef workflow, Node.NodeClient entry, NodeRequest request, long offeredAt, bool measured)
     {
         Outcome outcome;
         try
         {
-            var headers = new Metadata().Add(LiveTopology.WorkflowHeader, workflow.Name);
-            await entry.AsyncUnaryCall(NodeRequest.Execute, new CallOptions(headers, TimeProvider.System.GetUtcNow() + _topology.RpcTimeout), request)
-                .ResponseAsync.ConfigureAwait(false);
+            var headers = new Metadata { { LiveTopology.WorkflowHeader, workflow.Name } };
+            using var call = entry.ExecuteAsync(request, headers, TimeProvider.System.GetUtcNow().UtcDateTime + _topology.RpcTimeout);
+            await call.ResponseAsync.ConfigureAwait(false);
             outcome = Outcome.Ok;
         }
         catch (RpcException ex)
         {
-            outcome = Classify(ex);
+            outcome = LiveOutcomes.Classify(ex);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -236,23 +239,6 @@ internal sealed partial class LiveLoadGenerator
 
         var latency = TimeProvider.System.GetElapsedTime(offeredAt);
         _metrics.Finished(workflow.Index, outcome, latency.TotalMilliseconds, _topology.DeadlineOf(workflow.Id), (int)Elapsed, measured);
-    }
-
-    private static Outcome Classify(RpcException ex)
-    {
-        if (ex.StatusCode == StatusCode.ResourceExhausted)
-        {
-            return DropReasonNames.TryParse(ex.Trailers.GetValue(CiceroMetadataKeys.DropReason), out var reason)
-                ? Outcome.Dropped(reason)
-                : Outcome.Dropped(DropReason.Policy);
-        }
-
-        return ex.StatusCode switch
-        {
-            StatusCode.DeadlineExceeded => Outcome.Failed(Outcome.Timeout),
-            StatusCode.Unavailable when ex.Status.Detail.StartsWith(Outcome.NoReplica, StringComparison.Ordinal) => Outcome.Failed(Outcome.NoReplica),
-            _ => Outcome.Failed(ex.StatusCode.ToString().ToLowerInvariant()),
-        };
     }
 
     private async Task DelayUntilAsync(double seconds, CancellationToken cancellationToken)

@@ -18,6 +18,7 @@ internal sealed class LiveTopology
     public LiveTopology(ScenarioSpec scenario, ConfigurationSpec configuration, PolicyCatalog catalog)
     {
         Compiled = CompiledScenario.Compile(scenario);
+        Configuration = configuration;
         Plans = new PlanIndex(Compiled);
         Catalog = configuration.Policies(catalog);
         RpcTimeout = TimeSpan.FromMilliseconds((scenario.Network ?? new NetworkSpec()).RpcTimeoutMs);
@@ -29,6 +30,8 @@ internal sealed class LiveTopology
     }
 
     public CompiledScenario Compiled { get; }
+
+    public ConfigurationSpec Configuration { get; }
 
     public PlanIndex Plans { get; }
 

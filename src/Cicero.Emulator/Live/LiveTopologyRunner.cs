@@ -5,14 +5,13 @@ using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Traces.Replay;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Emulator.Workloads;
-using Cicero.Grpc.Client;
 using Cicero.Policies.Registration;
 
 namespace Cicero.Emulator.Live;
 
 /// <summary>
-/// Runs a scenario live: every instance a real gRPC server (Cicero.Grpc), emulated service times as real delays, the
-/// workloads offered in real time by a load generator that calls the entry instances. Results have the simulator's
+/// Runs a scenario live: every instance a real gRPC server (grpc-dotnet with Cicero.Grpc), emulated service times as
+/// real delays, the workloads offered in real time by a load generator that calls the entry services. Results have the simulator's
 /// shape, so the two runners compare directly.
 /// </summary>
 /// <remarks>
@@ -115,23 +114,12 @@ public sealed class LiveTopologyRunner
     private async Task<TopologyRunResult> RunCoreAsync(Func<LiveLoadGenerator, Task> drive)
     {
         var topology = new LiveTopology(_scenario, _configuration, _catalog);
-        var clients = new List<RpcChannel>();
         var (instances, addresses) = await StartAsync(topology).ConfigureAwait(false);
         try
         {
-            var entries = new CallInvoker[topology.Compiled.Services.Length][];
-            foreach (var workflow in topology.Compiled.Workflows)
-            {
-                entries[workflow.Entry.Index] ??= [.. addresses[workflow.Entry.Index].Select((address, i) =>
-                {
-                    var channel = RpcChannel.ForAddress(address ?? throw new InvalidOperationException(
-                        $"Entry instance {workflow.Entry.Name}-{i} is neither hosted here nor given an address."));
-                    clients.Add(channel);
-                    return channel.CreateCallInvoker();
-                })];
-            }
-
-            var driver = new LiveLoadGenerator(_scenario, topology, entries, instances);
+            await RemoteInstances.WaitUntilServingAsync(Remote(topology, instances, addresses), CancellationToken.None).ConfigureAwait(false);
+            using var entries = new LiveEntryClients(topology.Compiled, addresses);
+            var driver = new LiveLoadGenerator(_scenario, topology, entries.Clients, instances);
             using var stopFaults = new CancellationTokenSource();
             var faults = new LiveFaults(topology, _configuration, _scenario.Faults ?? [], instances, addresses, SeedStreams.Derive(_scenario.Seed, SeedStreams.Routing))
                 .RunAsync(stopFaults.Token);
@@ -145,16 +133,27 @@ public sealed class LiveTopologyRunner
             {
                 // The run ended before a fault did; the instances stop below whatever state they are in.
             }
+
             return driver.BuildResult(_configuration.Name ?? "configuration");
         }
         finally
         {
-            foreach (var channel in clients)
-            {
-                channel.Dispose();
-            }
-
             await StopAsync(instances).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>The instances other processes host that this one calls: every addressed instance not hosted here.</summary>
+    private static IEnumerable<(string Name, Uri Address)> Remote(LiveTopology topology, List<LiveInstance?[]> instances, List<Uri?[]> addresses)
+    {
+        foreach (var service in topology.Compiled.Services)
+        {
+            for (var i = 0; i < service.Instances; i++)
+            {
+                if (instances[service.Index][i] is null && addresses[service.Index][i] is { } address)
+                {
+                    yield return (service.Name + "-" + i.ToString(CultureInfo.InvariantCulture), address);
+                }
+            }
         }
     }
 
@@ -179,11 +178,11 @@ public sealed class LiveTopologyRunner
         }
     }
 
-    private async Task<(List<LiveInstance?[]> Instances, List<Uri[]> Addresses)> StartAsync(LiveTopology topology)
+    private async Task<(List<LiveInstance?[]> Instances, List<Uri?[]> Addresses)> StartAsync(LiveTopology topology)
     {
         var compiled = topology.Compiled;
         var instances = new List<LiveInstance?[]>();
-        var addresses = new List<Uri[]>();
+        var addresses = new List<Uri?[]>();
         var seed = SeedStreams.Derive(_scenario.Seed, SeedStreams.Routing);
         try
         {
@@ -191,7 +190,7 @@ public sealed class LiveTopologyRunner
             {
                 var configured = _options.Addresses.TryGetValue(service.Name, out var list) ? list : null;
                 var tier = new LiveInstance?[service.Instances];
-                var tierAddresses = new Uri[service.Instances];
+                var tierAddresses = new Uri?[service.Instances];
                 for (var i = 0; i < tier.Length; i++)
                 {
                     var name = service.Name + "-" + i.ToString(CultureInfo.InvariantCulture);
@@ -206,7 +205,7 @@ public sealed class LiveTopologyRunner
                     else
                     {
                         // Null when neither hosted nor addressed: fine unless a hosted instance or the driver calls it.
-                        tierAddresses[i] = address!;
+                        tierAddresses[i] = address;
                     }
                 }
 
