@@ -2,19 +2,18 @@
 
 using System.Security.Claims;
 using System.Text.Encodings.Web;
-using Cicero.Grpc.Client;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
-using Cicero.Grpc.Protocol;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.RateExchange.Protocol;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.RateAdaptation;
+using Grpc.Core;
 using Microsoft.AspNetCore.Authentication;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
+using RateExchangeService = Cicero.Grpc.RateExchange.Protocol.RateExchange;
 
 namespace Cicero.Grpc.Tests.Reliability;
 
@@ -34,26 +33,21 @@ public sealed class RateExchangeProtectionTests
     [Fact]
     public async Task AuthorizationPolicy_RefusesUnauthenticatedAndUnauthorizedCallers_AnswersMeshMembers()
     {
-        await using var host = await TestHost.StartAsync(
-            s =>
-            {
-                s.AddAuthentication(SchemeName).AddScheme<AuthenticationSchemeOptions, CredentialHeaderHandler>(SchemeName, null);
-                s.AddAuthorization(o => o.AddPolicy(Policy, p => p.RequireAuthenticatedUser().RequireRole(MeshRole)));
-                s.AddCicero(o =>
-                {
-                    o.ServiceName = "leaf";
-                    o.RateExchange.AuthorizationPolicy = Policy;
-                    o.RateExchange.RunControlLoop = false;
-                });
-            },
-            app =>
+        await using var host = await TestHost.StartProbeAsync(
+            o => o.RateExchange.AuthorizationPolicy = Policy,
+            map: app =>
             {
                 app.UseAuthentication();
                 app.UseAuthorization();
                 app.MapCiceroRateExchange();
+            },
+            services: s =>
+            {
+                s.AddAuthentication(SchemeName).AddScheme<AuthenticationSchemeOptions, CredentialHeaderHandler>(SchemeName, null);
+                s.AddAuthorization(o => o.AddPolicy(Policy, p => p.RequireAuthenticatedUser().RequireRole(MeshRole)));
             });
-        using var channel = RpcChannel.ForAddress(host.Address);
-        var client = channel.CreateCallInvoker();
+        using var channel = host.CreateChannel();
+        var client = new RateExchangeService.RateExchangeClient(channel);
 
         // Cicero's own client, which sends no credential: refused before the service runs.
         using var anonymous = new GrpcDownstreamRateSource();
@@ -70,13 +64,16 @@ public sealed class RateExchangeProtectionTests
         // A mesh member gets its answer, so the refusals above are the policy's and not a broken endpoint.
         var answer = await QueryAsync(client, MeshRole);
         Assert.Equal(InstanceIds.FromAddress(host.Address), answer.Instance);
+
+        // The application's own service is not behind the rate-exchange policy.
+        await TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("x"));
     }
 
-    private static Task<GetAdmissionRatesResponse> QueryAsync(CallInvoker client, string credential) =>
-        client.AsyncUnaryCall(
-            RateExchangeMethods.GetAdmissionRates,
-            new CallOptions(new Metadata().Add(CredentialHeader, credential), TimeProvider.System.GetUtcNow().AddSeconds(10)),
-            new GetAdmissionRatesRequest { Caller = "caller" }).ResponseAsync;
+    private static Task<GetAdmissionRatesResponse> QueryAsync(RateExchangeService.RateExchangeClient client, string credential) =>
+        client.GetAdmissionRatesAsync(
+            new GetAdmissionRatesRequest { Caller = "caller" },
+            new Metadata { { CredentialHeader, credential } },
+            TimeProvider.System.GetUtcNow().UtcDateTime.AddSeconds(10)).ResponseAsync;
 
     /// <summary>Authenticates <c>mesh</c> and <c>outsider</c> credentials (the first with the mesh role); fails any other.</summary>
     private sealed class CredentialHeaderHandler(IOptionsMonitor<AuthenticationSchemeOptions> options, ILoggerFactory logger, UrlEncoder encoder)

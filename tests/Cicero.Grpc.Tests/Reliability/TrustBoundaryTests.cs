@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using System.Buffers.Binary;
-using System.Text;
 using Cicero.Context;
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Configuration;
-using Cicero.Grpc.Protocol;
-using Cicero.Grpc.Server;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Policies.Scheduling;
 using Cicero.Time;
+using Grpc.Core;
 
 namespace Cicero.Grpc.Tests.Reliability;
 
@@ -23,7 +21,6 @@ namespace Cicero.Grpc.Tests.Reliability;
 public sealed class TrustBoundaryTests
 {
     private const string Resource = "db";
-    private static readonly TimeSpan Watchdog = TimeSpan.FromSeconds(5);
 
     [Theory]
     [InlineData(SubtaskSchedulerNames.EarliestDeadlineFirst)]
@@ -51,7 +48,7 @@ public sealed class TrustBoundaryTests
         clock.Advance(TimeSpan.FromMinutes(1));
         var order = new List<string>();
         var release = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        using var server = new InProcessServer(
+        using var cicero = new CiceroServices(
             o =>
             {
                 // One workflow for all three, so the model's per-workflow estimates cannot tell them apart.
@@ -60,8 +57,8 @@ public sealed class TrustBoundaryTests
                 o.Resources.Add(new CiceroResourceOptions { Name = Resource, Capacity = 1, Scheduler = scheduler });
             },
             clock);
-        var resource = server.Runtime.GetResource(Resource);
-        var handler = server.Map(TestMethods.Unary(), new UnaryServerMethod<string, string>(async (request, context) =>
+        var resource = cicero.Runtime.GetResource(Resource);
+        UnaryServerMethod<string, string> handler = async (request, _) =>
         {
             using var lease = await resource.AcquireAsync(CiceroContext.Current!);
             lock (order)
@@ -75,43 +72,33 @@ public sealed class TrustBoundaryTests
             }
 
             return request;
-        }));
+        };
 
         // Each call runs synchronously up to the resource's queue, so the queue length proves the order of arrival.
-        var holder = InProcessCall.RunAsync(handler.HandleAsync, Call("holder", forge: false), Watchdog);
+        var holder = cicero.Interceptor.UnaryServerHandler("holder", Call(clock, forge: false), handler);
         Assert.Equal(1, resource.InUse);
         clock.Advance(TimeSpan.FromMilliseconds(10));
-        var honest = InProcessCall.RunAsync(handler.HandleAsync, Call("honest", forge: false), Watchdog);
+        var honest = cicero.Interceptor.UnaryServerHandler("honest", Call(clock, forge: false), handler);
         Assert.Equal(1, resource.QueueLength);
         clock.Advance(TimeSpan.FromMilliseconds(10));
-        var forger = InProcessCall.RunAsync(handler.HandleAsync, Call("forger", forge: true), Watchdog);
+        var forger = cicero.Interceptor.UnaryServerHandler("forger", Call(clock, forge: true), handler);
         Assert.Equal(2, resource.QueueLength);
 
         release.SetResult();
-        foreach (var call in new[] { holder, honest, forger })
-        {
-            Assert.Equal(StatusCode.OK, (await call).Status);
-        }
-
+        await Task.WhenAll(holder, honest, forger).WaitAsync(TimeSpan.FromSeconds(30), TimeProvider.System);
         return order;
     }
 
-    private static InProcessRequest Call(string name, bool forge)
+    /// <summary>Both clients give the same gRPC deadline, 10 s: the one thing an entry point takes from the caller.</summary>
+    private static TestServerCallContext Call(TimeProvider clock, bool forge)
     {
-        var payload = Encoding.UTF8.GetBytes(name);
-        var body = new byte[FrameBuffer.HeaderLength + payload.Length];
-        BinaryPrimitives.WriteUInt32BigEndian(body.AsSpan(1), (uint)payload.Length);
-        payload.CopyTo(body, FrameBuffer.HeaderLength);
-        var request = new InProcessRequest { Body = body };
-
-        // Both clients give the same gRPC deadline: the one thing an entry point takes from the caller.
-        request.Headers.Add(new(GrpcProtocol.TimeoutHeader, "10S"));
+        var headers = new Metadata();
         if (forge)
         {
-            request.Headers.Add(new(CiceroMetadataKeys.Context, Base64Metadata.Encode([.. ForgedContext(), .. "http://trusted-upstream:443"u8])));
+            headers.Add(CiceroMetadataKeys.Context, [.. ForgedContext(), .. "http://trusted-upstream:443"u8]);
         }
 
-        return request;
+        return new TestServerCallContext(deadline: clock.GetUtcNow().UtcDateTime.AddSeconds(10), requestHeaders: headers);
     }
 
     /// <summary>
