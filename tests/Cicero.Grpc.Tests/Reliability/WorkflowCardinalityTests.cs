@@ -1,23 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using System.Buffers.Binary;
 using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Globalization;
 using Cicero.Diagnostics;
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Protocol;
-using Cicero.Grpc.Server;
 using Cicero.Grpc.Telemetry;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Workflows;
+using Grpc.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Xunit.Abstractions;
 
 namespace Cicero.Grpc.Tests.Reliability;
 
 /// <summary>
-/// Issue 8 item 4: a flood of distinct workflow ids at an entry point that classifies by a header. The registry folds
+/// Issue 8 item 4: a flood of distinct workflow ids at an entry point that classifies by a header, through the
+/// server interceptor as grpc-dotnet calls it. The registry folds
 /// ids past its bound into the overflow workflow, the managed heap stops growing once the bounded structures are
 /// full, and the <c>cicero.workflow</c> tag takes a bounded set of values on spans (the tag limiter) and on Core's
 /// metrics (the registry).
@@ -38,19 +37,16 @@ public sealed class WorkflowCardinalityTests(ITestOutputHelper output)
     // Heap growth allowed from the warm-up checkpoint to the end; a per-id leak of even 24 bytes shows past it at 100,000 ids.
     private const long HeapGrowthAllowance = 2 * 1024 * 1024;
 
-    private static readonly Method<string, string> Method = TestMethods.Unary("Cardinality");
-    private static readonly TimeSpan Watchdog = TimeSpan.FromSeconds(5);
+    private const string Method = "/cicero.test.Probe/Cardinality";
 
     [Fact]
     public async Task EntryPoint_FloodOfDistinctWorkflowIds_RegistryTagsAndHeapStayBounded()
     {
         var distinct = ReliabilitySettings.CardinalityIds(ciDefault: 100_000);
-        using var server = new InProcessServer(o => o.Classifier = WorkflowClassifiers.ByHeader(TenantHeader));
-        var handle = server.Map(Method, new UnaryServerMethod<string, string>((request, _) => Task.FromResult(request))).HandleAsync;
+        using var server = new CiceroServices(o => o.Classifier = WorkflowClassifiers.ByHeader(TenantHeader));
         var registry = server.Runtime.Registry;
         var tags = server.Services.GetRequiredService<WorkflowTagLimiter>();
-        using var telemetry = new WorkflowTagCollector(CiceroGrpcTelemetry.ServerActivityPrefix + Method.FullName);
-        var body = Frame();
+        using var telemetry = new WorkflowTagCollector(CiceroGrpcTelemetry.ServerActivityPrefix + Method);
         var start = TimeProvider.System.GetTimestamp();
 
         // Tenants with real traffic first: they earn names in the tag limiter (at most its bound of them).
@@ -58,14 +54,14 @@ public sealed class WorkflowCardinalityTests(ITestOutputHelper output)
         {
             for (var t = 0; t < HeavyTenants; t++)
             {
-                await CallAsync(handle, body, "heavy-" + t.ToString(CultureInfo.InvariantCulture));
+                await CallAsync(server, "heavy-" + t.ToString(CultureInfo.InvariantCulture));
             }
         }
 
         var checkpoints = new List<(int Ids, long Heap)>();
         for (var i = 0; i < distinct; i++)
         {
-            await CallAsync(handle, body, Prefix + i.ToString(CultureInfo.InvariantCulture));
+            await CallAsync(server, Prefix + i.ToString(CultureInfo.InvariantCulture));
             if (i + 1 == Warmup || i + 1 == distinct || (i + 1 >= Warmup && IsPowerOfTen(i + 1)))
             {
                 checkpoints.Add((i + 1, HeapAfterFullCollection()));
@@ -106,15 +102,11 @@ public sealed class WorkflowCardinalityTests(ITestOutputHelper output)
         Assert.Equal(0, server.Interceptor.InFlight);
     }
 
-    private static async Task CallAsync(Func<Microsoft.AspNetCore.Http.HttpContext, Task> handle, byte[] body, string tenant)
+    private static async Task CallAsync(CiceroServices server, string tenant)
     {
-        var request = new InProcessRequest { Body = body };
-        request.Headers.Add(new(TenantHeader, tenant));
-        var outcome = await InProcessCall.RunAsync(handle, request, Watchdog);
-        if (outcome.Status != StatusCode.OK)
-        {
-            Assert.Fail($"{tenant}: {outcome.Status} '{outcome.Message}'");
-        }
+        var call = new TestServerCallContext(Method, requestHeaders: new Metadata { { TenantHeader, tenant } });
+        var response = await server.Interceptor.UnaryServerHandler("hi", call, static (string request, ServerCallContext _) => Task.FromResult(request));
+        Assert.Equal("hi", response);
     }
 
     private static long HeapAfterFullCollection()
@@ -132,15 +124,6 @@ public sealed class WorkflowCardinalityTests(ITestOutputHelper output)
         }
 
         return value == 1;
-    }
-
-    private static byte[] Frame()
-    {
-        var frame = new byte[FrameBuffer.HeaderLength + 2];
-        BinaryPrimitives.WriteUInt32BigEndian(frame.AsSpan(1), 2);
-        frame[5] = (byte)'h';
-        frame[6] = (byte)'i';
-        return frame;
     }
 
     /// <summary>Collects the distinct <c>cicero.workflow</c> values on Cicero's spans for one method and on Core's metrics.</summary>
