@@ -247,6 +247,25 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         Pump();
     }
 
+    /// <summary>
+    /// Takes back a pick whose request was never sent (its host could not use the replica after all): the replica's
+    /// outstanding count drops, and the selector learns nothing, since there was no response.
+    /// </summary>
+    /// <param name="replica">The replica the pick returned.</param>
+    public void Release(ReplicaState replica)
+    {
+        ArgumentNullException.ThrowIfNull(replica);
+        lock (_lock)
+        {
+            if (replica.Outstanding > 0)
+            {
+                replica.Outstanding--;
+            }
+        }
+
+        Pump();
+    }
+
     /// <inheritdoc />
     public void Dispose()
     {

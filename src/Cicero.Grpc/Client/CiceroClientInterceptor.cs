@@ -30,6 +30,7 @@ public sealed class CiceroClientInterceptor : Interceptor
     private readonly Func<string> _callerId;
     private readonly CallerIds _instances = new();
     private EncodedId _caller = new(null, []);
+    private volatile bool _unbalanced;
 
     /// <summary>Creates the interceptor.</summary>
     /// <param name="runtime">This process's runtime.</param>
@@ -260,7 +261,10 @@ public sealed class CiceroClientInterceptor : Interceptor
         var deadline = options.Deadline;
         if (current.GetRemainingBudget(_runtime.TimeProvider) is { } remaining)
         {
-            var budgetDeadline = (_runtime.TimeProvider.GetUtcNow() + (remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero)).UtcDateTime;
+            // A budget beyond what DateTime holds is no deadline at all (grpc-dotnet's own is DateTime.MaxValue).
+            var now = _runtime.TimeProvider.GetUtcNow().UtcDateTime;
+            var budget = remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero;
+            var budgetDeadline = budget < DateTime.MaxValue - now ? now + budget : DateTime.MaxValue;
             deadline = deadline is { } d && d < budgetDeadline ? d : budgetDeadline;
         }
 
@@ -321,14 +325,16 @@ public sealed class CiceroClientInterceptor : Interceptor
         public OutgoingCall Slot { get; } = new();
 
         /// <summary>
-        /// Gets a value indicating whether the call must be wrapped: inside a request, or picked by a Cicero policy. A
-        /// call needing neither releases its slot, so a pick that happens later does not wait for trailers.
+        /// Gets a value indicating whether the call must be wrapped: inside a request, or on a channel a Cicero policy
+        /// balances (its pick may come after the call object is returned, e.g. on a cold channel). Once a call
+        /// succeeded without any Cicero pick, the channel is known to have no Cicero balancer and calls outside a
+        /// request pass through unwrapped, releasing their slot.
         /// </summary>
         public bool IsNeeded
         {
             get
             {
-                if (current is not null || Slot.IsBound)
+                if (current is not null || Slot.IsBound || !owner._unbalanced)
                 {
                     return true;
                 }
@@ -381,6 +387,11 @@ public sealed class CiceroClientInterceptor : Interceptor
             if (Interlocked.Exchange(ref _done, 1) != 0)
             {
                 return;
+            }
+
+            if (status == StatusCode.OK && !Slot.IsBound)
+            {
+                owner._unbalanced = true;
             }
 
             Slot.Report(trailers, status);

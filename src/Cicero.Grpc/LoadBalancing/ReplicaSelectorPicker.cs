@@ -30,7 +30,7 @@ internal sealed class ReplicaSelectorPicker(ReplicaSelectorBalancer owner, IRead
         if (!subchannels.TryGetValue(replica.Id, out var subchannel))
         {
             // The group moved on to a newer set of subchannels than this picker knows: undo the pick and retry it.
-            owner.Group.Complete(replica, new Cicero.ReplicaSelection.ReplicaFeedback(TimeSpan.Zero, 0, TimeSpan.Zero, Failed: false));
+            owner.Group.Release(replica);
             owner.OnQueued(TimeSpan.Zero);
             return PickResult.ForQueue();
         }

@@ -375,7 +375,7 @@ public sealed class CiceroServerInterceptor : Interceptor
 
         var workflow = _options.Classifier.Classify(context);
         var deadline = _options.DeadlineSelector?.Invoke(context, workflow)
-            ?? (context.Deadline is { } d ? d - _runtime.TimeProvider.GetUtcNow() : _options.DefaultDeadline);
+            ?? (context.Deadline != DateTime.MaxValue ? context.Deadline - _runtime.TimeProvider.GetUtcNow().UtcDateTime : _options.DefaultDeadline);
         if (deadline <= TimeSpan.Zero)
         {
             // The caller's deadline passed before admission (a timeout of a few nanoseconds, or time spent in the
