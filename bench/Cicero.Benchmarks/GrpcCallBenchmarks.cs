@@ -60,7 +60,7 @@ public class GrpcCallBenchmarks
     public const int CallsPerInvoke = Concurrency * CallsPerLoop;
 
     /// <summary>The variants <see cref="SetupAsync"/> knows, in the order the attribution reports them.</summary>
-    internal static readonly string[] Variants = ["plain", "cicero", "client-only", "server-only", "ambient-only", "wire-only"];
+    internal static readonly string[] Variants = ["plain", "cicero", "client-only", "client-no-context", "server-only", "ambient-only", "wire-only"];
 
     private const int CallsPerLoop = 64;
     private const string CallerId = "bench-client";
@@ -113,7 +113,7 @@ public class GrpcCallBenchmarks
         }
 
         _clientRuntime = new CiceroRuntime();
-        if (variant is null or "plain" or "client-only" or "ambient-only")
+        if (variant is null or "plain" or "client-only" or "client-no-context" or "ambient-only")
         {
             (_plainServer, var address) = await BenchServers.StartAsync(withCicero: false, new EchoServerSettings(HandlerWork));
             var channel = Open(address);
@@ -162,6 +162,7 @@ public class GrpcCallBenchmarks
         "plain" => PlainCall,
         "cicero" => CiceroCall,
         "client-only" => () => CallAsync(_clientOnly, withContext: true),
+        "client-no-context" => () => CallAsync(_clientOnly, withContext: false),
         "server-only" => () => CallAsync(_serverOnly, withContext: false),
         "ambient-only" => () => CallAsync(_plain, withContext: true),
         "wire-only" => WireCallAsync,

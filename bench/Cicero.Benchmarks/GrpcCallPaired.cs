@@ -26,7 +26,8 @@ namespace Cicero.Benchmarks;
 /// <c>plain</c>, 0, <see cref="DefaultInvocations"/> and <see cref="DefaultLatencyCalls"/>; any
 /// <see cref="GrpcCallProfile"/> variant can be paired with any other, e.g. <c>c3 --baseline round_robin</c>). Besides
 /// the ratios it reports the paired differences in µs per call (p50 one at a time, and machine time per call at
-/// concurrency 8, 1/throughput) and each variant's bytes allocated per call.
+/// concurrency 8, 1/throughput), the process CPU time per call (client and server; less sensitive than wall time to
+/// other work on the machine) and each variant's bytes allocated per call.
 /// </para>
 /// </remarks>
 internal static class GrpcCallPaired
@@ -78,12 +79,14 @@ internal static class GrpcCallPaired
         Console.WriteLine();
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"medians: {baseline} {Medians.Of(plain.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(plain.Select(r => r.P50Micros)):F1} µs, {Medians.Of(plain.Select(r => r.BytesPerCall)):F0} B/call at concurrency 8, {Medians.Of(plain.Select(r => r.LatencyBytesPerCall)):F0} B/call one at a time; {variant} {Medians.Of(other.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(other.Select(r => r.P50Micros)):F1} µs, {Medians.Of(other.Select(r => r.BytesPerCall)):F0} B/call at concurrency 8, {Medians.Of(other.Select(r => r.LatencyBytesPerCall)):F0} B/call one at a time"));
+            $"medians: {baseline} {Medians.Of(plain.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(plain.Select(r => r.P50Micros)):F1} µs, {Medians.Of(plain.Select(r => r.BytesPerCall)):F0} B/call at concurrency 8, {Medians.Of(plain.Select(r => r.LatencyBytesPerCall)):F0} B/call one at a time, CPU {Medians.Of(plain.Select(r => r.CpuMicrosPerCall)):F1} µs/call; {variant} {Medians.Of(other.Select(r => r.CallsPerSecond)):F0} calls/s, p50 {Medians.Of(other.Select(r => r.P50Micros)):F1} µs, {Medians.Of(other.Select(r => r.BytesPerCall)):F0} B/call at concurrency 8, {Medians.Of(other.Select(r => r.LatencyBytesPerCall)):F0} B/call one at a time, CPU {Medians.Of(other.Select(r => r.CpuMicrosPerCall)):F1} µs/call"));
         var pairs = plain.Zip(other).ToList();
         Report($"throughput, {variant} ÷ {baseline}", "F3", pairs.Select(p => p.Second.CallsPerSecond / p.First.CallsPerSecond));
         Report($"p50 latency, {variant} ÷ {baseline}", "F3", pairs.Select(p => p.Second.P50Micros / p.First.P50Micros));
         Report($"added p50 µs per call, {variant} − {baseline}", "F2", pairs.Select(p => p.Second.P50Micros - p.First.P50Micros));
         Report($"added machine µs per call at concurrency {GrpcCallBenchmarks.Concurrency} (1/throughput), {variant} − {baseline}", "F2", pairs.Select(p => (1e6 / p.Second.CallsPerSecond) - (1e6 / p.First.CallsPerSecond)));
+        Report($"process CPU per call at concurrency {GrpcCallBenchmarks.Concurrency}, {variant} ÷ {baseline}", "F3", pairs.Select(p => p.Second.CpuMicrosPerCall / p.First.CpuMicrosPerCall));
+        Report($"added process CPU µs per call at concurrency {GrpcCallBenchmarks.Concurrency}, {variant} − {baseline}", "F2", pairs.Select(p => p.Second.CpuMicrosPerCall - p.First.CpuMicrosPerCall));
         Report($"added bytes per call at concurrency {GrpcCallBenchmarks.Concurrency}, {variant} − {baseline}", "F0", pairs.Select(p => p.Second.BytesPerCall - p.First.BytesPerCall));
     }
 
@@ -162,8 +165,10 @@ internal static class GrpcCallPaired
             double.Parse(fields[1], CultureInfo.InvariantCulture),
             double.Parse(fields[2], CultureInfo.InvariantCulture),
             double.Parse(fields[3], CultureInfo.InvariantCulture),
-            double.Parse(fields[4], CultureInfo.InvariantCulture));
+            double.Parse(fields[4], CultureInfo.InvariantCulture),
+            double.Parse(fields[5], CultureInfo.InvariantCulture));
     }
 
-    private readonly record struct Result(double CallsPerSecond, double P50Micros, double BytesPerCall, double LatencyBytesPerCall);
+    /// <summary>One process's figures; <see cref="CpuMicrosPerCall"/> is the process's CPU time (client and server) per call at concurrency 8.</summary>
+    private readonly record struct Result(double CallsPerSecond, double P50Micros, double BytesPerCall, double LatencyBytesPerCall, double CpuMicrosPerCall);
 }

@@ -12,7 +12,7 @@ namespace Cicero.Benchmarks;
 /// </summary>
 /// <remarks>
 /// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-profile
-/// plain|cicero|client-only|server-only|ambient-only|wire-only|round_robin|c3|round_robin+cicero|c3+cicero [invocations]
+/// plain|cicero|client-only|client-no-context|server-only|ambient-only|wire-only|round_robin|c3|c3-unlimited (each also +cicero) [invocations]
 /// [--latency calls] [--handler-work µs]</c>. With <c>--latency</c> it then makes that many calls one at a time and
 /// reports their p50 (what <see cref="GrpcCallPaired"/> reads); <c>--handler-work</c> makes every server handler busy
 /// for that long before it answers. Besides throughput it prints CPU time, bytes allocated per call (process-wide, so
@@ -75,7 +75,7 @@ internal static class GrpcCallProfile
                 Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{variant}: {latencyCalls} calls one at a time, p50 {p50:F2} µs, {latencyBytesPerCall:F0} B allocated per call"));
             }
 
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{ResultPrefix}{variant} {calls / elapsed.TotalSeconds:F1} {p50:F3} {bytesPerCall:F1} {latencyBytesPerCall:F1}"));
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{ResultPrefix}{variant} {calls / elapsed.TotalSeconds:F1} {p50:F3} {bytesPerCall:F1} {latencyBytesPerCall:F1} {cpuPerCall:F2}"));
             if (sampler is not null)
             {
                 foreach (var (type, bytes) in sampler.Top(40))
