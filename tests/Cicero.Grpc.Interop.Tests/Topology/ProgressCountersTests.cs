@@ -15,7 +15,14 @@ public sealed class ProgressCountersTests
     [Theory]
     [InlineData(false, 0.026)]
     [InlineData(true, 0.066)]
-    public async Task Request_across_three_tiers_returns_the_hand_computed_progress_counters(bool sequential, double expectedServiceSeconds)
+    public Task Request_across_three_tiers_returns_the_hand_computed_progress_counters(bool sequential, double expectedServiceSeconds) =>
+        CrossThreeTiersAsync(sequential, expectedServiceSeconds, withDeadline: true);
+
+    [Fact(Skip = "Cicero.Grpc bug: CiceroServerInterceptor reads ServerCallContext.Deadline (DateTime.MaxValue without a deadline) as a deadline of ~8,000 years, and CiceroClientInterceptor.Stamp overflows DateTimeOffset adding it to now: the entry's downstream call throws and the caller gets UNKNOWN. See the report of the interop tests.")]
+    public Task Request_without_a_deadline_crosses_three_tiers() =>
+        CrossThreeTiersAsync(sequential: false, expectedServiceSeconds: 0.026, withDeadline: false);
+
+    private static async Task CrossThreeTiersAsync(bool sequential, double expectedServiceSeconds, bool withDeadline)
     {
         await using var leaf = await TierServers.StartLeafAsync();
         await using var middle = await TierServers.StartMiddleAsync([leaf.Address]);
@@ -25,7 +32,7 @@ public sealed class ProgressCountersTests
 
         using var call = client.HandleAsync(
             new WorkRequest { ServiceSeconds = 0.010, Load = 0.5, Sequential = sequential },
-            deadline: DateTime.UtcNow.AddSeconds(30));
+            deadline: withDeadline ? DateTime.UtcNow.AddSeconds(30) : null);
         var reply = await call.ResponseAsync;
 
         // Leaf branch i (1-3) records (0.010 i s, 0.5 i). In parallel the three join as their mean service time and

@@ -49,6 +49,8 @@ public sealed class RateExchangeTests
             var bothInstances = 2 * LeafCapacity / MiddleService.FanOut;
             Assert.True(await DriveUntilAsync(client, () => IsNear(Sigma(), bothInstances)), $"expected σ ≈ {bothInstances}; {State()}");
             Assert.True(IsNear(entryRuntime.Admission.GetRate(TierServers.Workflow), bothInstances), $"the entry's admission does not enforce σ; {State()}");
+            Assert.True(middleRuntime.Model.Get(TierServers.Workflow).TryGetAmplification("leaf", out var alpha), $"the middle measured no α; {State()}");
+            Assert.True(Math.Abs(alpha - MiddleService.FanOut) <= MiddleService.FanOut * 0.15, $"the middle measured α = {alpha}; {State()}");
 
             // What the middle tells the entry over the generated rate-exchange service.
             using (var exchange = GrpcChannel.ForAddress(middle.Address))
