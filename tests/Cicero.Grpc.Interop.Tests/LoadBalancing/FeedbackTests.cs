@@ -14,7 +14,7 @@ namespace Cicero.Grpc.Interop.Tests.LoadBalancing;
 /// <summary>
 /// Each response's feedback (from Cicero's trailer) reaches the replica that served it: a selector registered by name
 /// records every feedback with its replica id (<c>host:port</c>); each server reports its own background activity
-/// and takes its own extra service time, so a record names the server it came from.
+/// and takes its own extra service time (0, 20, 40 ms), so a record names the server it came from.
 /// </summary>
 public sealed class FeedbackTests
 {
@@ -51,14 +51,13 @@ public sealed class FeedbackTests
         }
 
         // While subchannels become ready one by one, a pick the group made for a replica an older picker does not know
-        // is undone with an empty feedback (ReplicaSelectorPicker); those carry no response and are set aside here.
+        // is taken back without feedback: the selector hears of responses only, one per call.
         var feedback = selector.Feedback;
-        var responses = feedback.Where(f => !IsUndonePick(f.Feedback)).ToList();
-        Assert.Equal(Calls, responses.Count);
-        AssertEachFeedbackIsItsReplicas(replicas, responses, ports);
+        Assert.Equal(Calls, feedback.Count);
+        AssertEachFeedbackIsItsReplicas(replicas, feedback, ports);
     }
 
-    [Fact(Skip = "Cicero.Grpc bug: CiceroClientInterceptor.CallTracker.IsNeeded abandons the call's slot when the pick has not happened by the time the call object is returned (cold channel, queued pick), so outside a Cicero request the server's trailer never reaches the balancer; see the report of the interop tests.")]
+    [Fact]
     public async Task Feedback_of_a_call_picked_after_the_channel_connected_carries_the_server_s_report()
     {
         await using var replicas = await StartReplicasAsync();
@@ -68,15 +67,15 @@ public sealed class FeedbackTests
         // The first call on a cold channel waits for a subchannel before its pick.
         var reply = await channel.Client.EchoAsync(new EchoRequest(), deadline: DateTime.UtcNow.AddSeconds(30));
 
-        var (replica, report) = Assert.Single(selector.Feedback, f => !IsUndonePick(f.Feedback));
+        var (replica, report) = Assert.Single(selector.Feedback);
         Assert.EndsWith($":{reply.Port}", replica, StringComparison.Ordinal);
         Assert.Equal(ProbeReplicas.BackgroundActivityOf(replicas.IndexOf(reply.Port)), report.BackgroundActivity, 1e-6);
     }
 
     private static Task<ProbeReplicas> StartReplicasAsync() => ProbeReplicas.StartAsync(
         new ProbeState(),
-        new ProbeState { ExtraDelay = TimeSpan.FromMilliseconds(5) },
-        new ProbeState { ExtraDelay = TimeSpan.FromMilliseconds(10) });
+        new ProbeState { ExtraDelay = TimeSpan.FromMilliseconds(20) },
+        new ProbeState { ExtraDelay = TimeSpan.FromMilliseconds(40) });
 
     private static BalancedChannel Create(ProbeReplicas replicas, RecordingSelector selector) => BalancedChannel.Create(
         replicas.Addresses,
@@ -100,9 +99,6 @@ public sealed class FeedbackTests
         }
     }
 
-    private static bool IsUndonePick(in ReplicaFeedback feedback) =>
-        !feedback.Failed && feedback.ResponseTime == TimeSpan.Zero && feedback.ServiceTime == TimeSpan.Zero;
-
     private static void AssertEachFeedbackIsItsReplicas(ProbeReplicas replicas, IReadOnlyList<(string Replica, ReplicaFeedback Feedback)> feedback, IReadOnlyList<int> ports)
     {
         foreach (var (replica, report) in feedback)
@@ -114,9 +110,10 @@ public sealed class FeedbackTests
             // The background activity is the answering server's own: this feedback came from the replica it updates.
             Assert.Equal(ProbeReplicas.BackgroundActivityOf(index), report.BackgroundActivity, 1e-6);
 
-            // So is the service time: at least half the server's own extra delay (timers may fire a little early).
+            // So is the service time: the server's own extra delay, give or take the few milliseconds by which .NET's
+            // coarse timer clock may fire a delay early.
             var extra = replicas.States[index].ExtraDelay;
-            Assert.True(report.ServiceTime >= extra / 2, $"{replica} reported a service time of {report.ServiceTime}, its handler takes {extra}");
+            Assert.True(report.ServiceTime >= extra - TimeSpan.FromMilliseconds(5), $"{replica} reported a service time of {report.ServiceTime}, its handler takes {extra}");
         }
 
         // As many feedbacks per replica as replies that server sent, and as many as it served.

@@ -18,8 +18,8 @@ public sealed class ProgressCountersTests
     public Task Request_across_three_tiers_returns_the_hand_computed_progress_counters(bool sequential, double expectedServiceSeconds) =>
         CrossThreeTiersAsync(sequential, expectedServiceSeconds, withDeadline: true);
 
-    [Fact(Skip = "Cicero.Grpc bug: CiceroServerInterceptor reads ServerCallContext.Deadline (DateTime.MaxValue without a deadline) as a deadline of ~8,000 years, and CiceroClientInterceptor.Stamp overflows DateTimeOffset adding it to now: the entry's downstream call throws and the caller gets UNKNOWN. See the report of the interop tests.")]
-    public Task Request_without_a_deadline_crosses_three_tiers() =>
+    [Fact]
+    public Task Request_without_a_deadline_crosses_three_tiers_with_the_same_counters() =>
         CrossThreeTiersAsync(sequential: false, expectedServiceSeconds: 0.026, withDeadline: false);
 
     private static async Task CrossThreeTiersAsync(bool sequential, double expectedServiceSeconds, bool withDeadline)

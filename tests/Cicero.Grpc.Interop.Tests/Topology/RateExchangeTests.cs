@@ -47,10 +47,16 @@ public sealed class RateExchangeTests
 
             // α = 3 leaf calls per request, half to each instance: the two instances' 2C carry 2C / 3 requests per second.
             var bothInstances = 2 * LeafCapacity / MiddleService.FanOut;
-            Assert.True(await DriveUntilAsync(client, () => IsNear(Sigma(), bothInstances)), $"expected σ ≈ {bothInstances}; {State()}");
-            Assert.True(IsNear(entryRuntime.Admission.GetRate(TierServers.Workflow), bothInstances), $"the entry's admission does not enforce σ; {State()}");
+            // σ is announced and enforced by the entry's admission (the rate its limiter runs at).
+            double Admitted() => entryRuntime.Admission.GetRate(TierServers.Workflow);
+            Assert.True(
+                await DriveUntilAsync(client, () => IsNear(Sigma(), bothInstances) && IsNear(Admitted(), bothInstances)),
+                $"expected σ ≈ {bothInstances}, enforced at {Admitted():F1}; {State()}");
+
+            // The amplification the middle measured is the fan-out. Like σ it is re-estimated every interval from the
+            // calls counted in it, so a single reading is checked with a wider margin than the settled σ.
             Assert.True(middleRuntime.Model.Get(TierServers.Workflow).TryGetAmplification("leaf", out var alpha), $"the middle measured no α; {State()}");
-            Assert.True(Math.Abs(alpha - MiddleService.FanOut) <= MiddleService.FanOut * 0.15, $"the middle measured α = {alpha}; {State()}");
+            Assert.True(IsNear(alpha, MiddleService.FanOut, 0.2), $"the middle measured α = {alpha}; {State()}");
 
             // What the middle tells the entry over the generated rate-exchange service.
             using (var exchange = GrpcChannel.ForAddress(middle.Address))
@@ -59,7 +65,7 @@ public sealed class RateExchangeTests
                 var answer = await new RateExchangeClient(exchange)
                     .GetAdmissionRatesAsync(new GetAdmissionRatesRequest { Caller = entryId }, deadline: DateTime.UtcNow.AddSeconds(10));
                 var granted = Assert.Single(answer.Rates, r => r.Workflow == TierServers.Workflow);
-                Assert.True(granted.HasRate && IsNear(granted.Rate, bothInstances), $"the middle granted {granted.Rate}; {State()}");
+                Assert.True(granted.HasRate && IsNear(granted.Rate, bothInstances, 0.2), $"the middle granted {granted.Rate}; {State()}");
             }
 
             // One instance goes away: its last answer is held, then expires, and C / 3 is left.
@@ -79,9 +85,9 @@ public sealed class RateExchangeTests
         }
     }
 
-    private static bool IsNear(double value, double expected) => Math.Abs(value - expected) <= expected * 0.1;
+    private static bool IsNear(double value, double expected, double tolerance = 0.1) => Math.Abs(value - expected) <= expected * tolerance;
 
-    /// <summary>Sends requests one at a time until the condition holds for 20 requests in a row; bounded in count and time.</summary>
+    /// <summary>Sends requests one at a time until the condition holds for 30 requests in a row; bounded in count and time.</summary>
     private static Task<bool> DriveUntilAsync(Entry.EntryClient client, Func<bool> condition) => Eventually.HoldsAsync(
         async () =>
         {
@@ -97,7 +103,7 @@ public sealed class RateExchangeTests
         condition,
         Patience,
         maxSteps: 20_000,
-        stableFor: 20);
+        stableFor: 30);
 
     private static string Describe(CiceroRuntime runtime, string downstream)
     {
