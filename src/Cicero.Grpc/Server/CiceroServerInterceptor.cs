@@ -370,6 +370,12 @@ public sealed class CiceroServerInterceptor : Interceptor
 
         if (request is not null)
         {
+            if (request.GetRemainingBudget(_runtime.TimeProvider) is { } remaining && remaining <= TimeSpan.Zero)
+            {
+                // The end-to-end deadline passed on the way here: nothing this call does can still count.
+                throw Dropped(context, DropReason.DeadlineExpired, "the request's end-to-end deadline passed before this hop");
+            }
+
             return (request, caller, false);
         }
 
