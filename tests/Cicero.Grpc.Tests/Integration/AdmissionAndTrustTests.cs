@@ -2,6 +2,7 @@
 
 using Cicero.Admission;
 using Cicero.Context;
+using Cicero.Grpc.Classification;
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Tests.Infrastructure;
@@ -26,7 +27,7 @@ public sealed class AdmissionAndTrustTests
         await using var host = await TestHost.StartProbeAsync(
             o =>
             {
-                o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant);
+                o.Classifier = WorkflowClassifiers.Fixed(Tenant);
                 o.QueueForAdmission = false;
             },
             new ProbeHandlers { Work = (request, _) => { Interlocked.Increment(ref handled); return Task.FromResult(request); } });
@@ -140,7 +141,7 @@ public sealed class AdmissionAndTrustTests
         await using var leaf = await StartAsync(isEntryPoint: false, _ => { });
         leaf.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         await using var entry = await TestHost.StartProbeAsync(
-            o => o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant),
+            o => o.Classifier = WorkflowClassifiers.Fixed(Tenant),
             new ProbeHandlers
             {
                 Work = (request, context) => context.GetHttpContext().RequestServices.GetRequiredService<Probe.ProbeClient>().WorkAsync(request).ResponseAsync,
@@ -165,7 +166,7 @@ public sealed class AdmissionAndTrustTests
     {
         await using var leaf = await StartAsync(isEntryPoint: false, _ => { });
         await using var entry = await TestHost.StartProbeAsync(
-            o => o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant),
+            o => o.Classifier = WorkflowClassifiers.Fixed(Tenant),
             new ProbeHandlers
             {
                 Work = (request, context) => context.GetHttpContext().RequestServices.GetRequiredService<Probe.ProbeClient>().WorkAsync(request).ResponseAsync,
@@ -193,7 +194,7 @@ public sealed class AdmissionAndTrustTests
         {
             o.IsEntryPoint = isEntryPoint;
             o.TrustIncomingContext = trust;
-            o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant);
+            o.Classifier = WorkflowClassifiers.Fixed(Tenant);
         },
         new ProbeHandlers
         {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Admission;
+using Cicero.Grpc.Classification;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Runtime;
@@ -25,7 +26,7 @@ public sealed class ExemptServicesTests
         await using var host = await TestHost.StartProbeAsync(
             o =>
             {
-                o.Classifier = Classification.WorkflowClassifiers.Fixed("everyone");
+                o.Classifier = WorkflowClassifiers.Fixed("everyone");
                 o.QueueForAdmission = false;
             },
             map: app =>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Grpc.Classification;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange;
@@ -31,7 +32,7 @@ public sealed class RateExchangeTests
     public async Task Generated_service_answers_with_the_instance_and_the_rates_it_grants()
     {
         await using var leaf = await TestHost.StartProbeAsync(
-            o => o.Classifier = Classification.WorkflowClassifiers.Fixed(Tenant),
+            o => o.Classifier = WorkflowClassifiers.Fixed(Tenant),
             cicero: c => c
                 .ConfigurePolicies(p => p.ReplaceRateLimitPolicy(StaticRatePolicy.CreateFactory(new StaticRateOptions { DefaultRate = 100 })))
                 .UseRateLimitPolicy(RateLimitPolicies.Static),

@@ -3,6 +3,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using Cicero.Diagnostics;
+using Cicero.Grpc.Classification;
 using Cicero.Grpc.Telemetry;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Grpc.Tests.Reliability;
@@ -32,7 +33,7 @@ public sealed class ServerSpanTests
         const string tenant = "alpha";
         await using var host = await TestHost.StartProbeAsync(o =>
         {
-            o.Classifier = Classification.WorkflowClassifiers.ByHeader("x-tenant");
+            o.Classifier = WorkflowClassifiers.ByHeader("x-tenant");
             o.QueueForAdmission = false;
         });
         host.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(tenant + "-blocked", new Cicero.Admission.RateLimiterProperties(0.001, 1, 0));

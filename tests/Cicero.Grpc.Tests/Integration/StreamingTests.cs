@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
+using Cicero.Grpc.Classification;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Grpc.Tests.Protos;
@@ -15,7 +16,7 @@ public sealed class StreamingTests
     public async Task Streaming_calls_run_in_the_request_context_and_end_with_cicero_trailers()
     {
         await using var host = await TestHost.StartProbeAsync(
-            o => o.Classifier = Classification.WorkflowClassifiers.Fixed("streamer"),
+            o => o.Classifier = WorkflowClassifiers.Fixed("streamer"),
             new ProbeHandlers
             {
                 Split = async (request, responses, _) =>
