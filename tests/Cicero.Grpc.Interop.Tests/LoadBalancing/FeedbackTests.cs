@@ -58,7 +58,7 @@ public sealed class FeedbackTests
     }
 
     [Fact]
-    public async Task Feedback_of_a_call_picked_after_the_channel_connected_carries_the_server_s_report()
+    public async Task Feedback_of_a_call_outside_a_request_on_a_cold_channel_carries_the_server_s_report()
     {
         await using var replicas = await StartReplicasAsync();
         var selector = new RecordingSelector();
