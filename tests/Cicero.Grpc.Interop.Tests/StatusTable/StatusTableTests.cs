@@ -131,7 +131,7 @@ public sealed class StatusTableTests
         Assert.Equal(0, state.Calls);
     }
 
-    [Theory(Skip = "Cicero.Grpc bug: a trusted context whose deadline has passed is not refused as deadline_expired; the default drop policy refuses it as deadline_infeasible, and with the never policy it is admitted and its handler runs. See the report of the interop tests.")]
+    [Theory]
     [InlineData("deadline-feasibility")]
     [InlineData("never")]
     public async Task Propagated_context_past_its_deadline_is_deadline_exceeded_deadline_expired(string dropPolicy)
