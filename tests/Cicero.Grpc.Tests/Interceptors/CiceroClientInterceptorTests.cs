@@ -90,17 +90,25 @@ public sealed class CiceroClientInterceptorTests : IDisposable
     }
 
     [Fact]
-    public void Unary_OutsideARequest_PassesTheCallThroughUntouched()
+    public async Task Unary_OutsideARequest_IsNotStamped_AndOnceAChannelShowsNoCiceroBalancer_PassesThroughUntouched()
     {
-        var fake = new FakeCall();
         var options = new CallOptions(deadline: _clock.GetUtcNow().UtcDateTime.AddSeconds(5));
-
         using var none = CiceroContext.Use(null);
-        var call = _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary, options), fake.ContinueUnary);
 
-        Assert.Same(fake.UnaryCall, call);
-        Assert.Null(fake.SentOptions.Headers);
-        Assert.Equal(options.Deadline, fake.SentOptions.Deadline);
+        // Until a call ends without a Cicero pick, the interceptor keeps watching (a cold channel's picks may be queued).
+        var first = new FakeCall();
+        var watched = _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary, options), first.ContinueUnary);
+        Assert.Null(first.SentOptions.Headers);
+        Assert.Equal(options.Deadline, first.SentOptions.Deadline);
+        first.Succeed("pong", []);
+        Assert.Equal("pong", await watched);
+
+        var second = new FakeCall();
+        var call = _interceptor.AsyncUnaryCall("ping", FakeCall.Context(FakeCall.Unary, options), second.ContinueUnary);
+
+        Assert.Same(second.UnaryCall, call);
+        Assert.Null(second.SentOptions.Headers);
+        Assert.Equal(options.Deadline, second.SentOptions.Deadline);
     }
 
     [Fact]
