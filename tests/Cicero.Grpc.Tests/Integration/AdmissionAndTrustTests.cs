@@ -108,6 +108,25 @@ public sealed class AdmissionAndTrustTests
     }
 
     [Fact]
+    public async Task A_propagated_context_whose_deadline_has_passed_is_deadline_exceeded_before_any_work()
+    {
+        var handled = 0;
+        await using var host = await StartAsync(isEntryPoint: false, _ => Interlocked.Increment(ref handled));
+        using var channel = host.CreateChannel();
+        var clock = TimeProvider.System;
+
+        // 5 s spent upstream of a 1 s end-to-end deadline.
+        var late = RequestContext.Create(Tenant, clock.GetTimestamp() - (5 * clock.TimestampFrequency), TimeSpan.FromSeconds(1), default, default, default);
+        var headers = new Metadata { { CiceroMetadataKeys.Context, new RequestContextCodec(clock).Encode(late) } };
+        var call = TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("x"), headers);
+        var ex = await Assert.ThrowsAsync<RpcException>(async () => await call);
+
+        Assert.Equal(StatusCode.DeadlineExceeded, ex.StatusCode);
+        Assert.Equal("deadline_expired", call.GetTrailers().GetValue(CiceroMetadataKeys.DropReason));
+        Assert.Equal(0, handled);
+    }
+
+    [Fact]
     public async Task Caller_id_travels_after_the_context_and_reaches_the_callee_model_and_a_bad_one_is_invalid_argument()
     {
         var handled = 0;
