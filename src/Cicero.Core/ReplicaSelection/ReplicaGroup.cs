@@ -228,6 +228,26 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         }
     }
 
+    /// <summary>
+    /// Gets how long until a replica can take a request, as the selector sees it (<see cref="IBackpressureAware"/>):
+    /// zero when one can now, <see langword="null"/> when the selector cannot tell (it does not hold requests back by
+    /// rate, or only a response can free a replica).
+    /// </summary>
+    /// <returns>The wait, or <see langword="null"/>.</returns>
+    public TimeSpan? TimeUntilAvailable()
+    {
+        lock (_lock)
+        {
+            var now = _timeProvider.GetTimestamp();
+            if (_selector is not IBackpressureAware aware || aware.TimeUntilAvailable(_replicas, now) is not { } wait)
+            {
+                return null;
+            }
+
+            return wait <= 0 ? TimeSpan.Zero : TimeSpan.FromTicks((long)Math.Ceiling((double)wait * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency));
+        }
+    }
+
     /// <summary>Reports the response (or failure) of a request sent to <paramref name="replica"/>.</summary>
     /// <param name="replica">The replica the pick returned; a replica no longer in the group is handled safely.</param>
     /// <param name="feedback">What the response said.</param>

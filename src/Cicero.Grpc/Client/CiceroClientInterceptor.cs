@@ -66,8 +66,13 @@ public sealed class CiceroClientInterceptor : Interceptor
     {
         ArgumentNullException.ThrowIfNull(continuation);
         var current = CiceroContext.Current;
+        if (current is null && _unbalanced)
+        {
+            return continuation(request, context);
+        }
+
         var tracker = new CallTracker(this, current);
-        var previous = OutgoingCall.Enter(tracker.Slot);
+        var previous = tracker.Enter();
         try
         {
             var response = continuation(request, current is null ? context : Stamp(context, current));
@@ -81,7 +86,7 @@ public sealed class CiceroClientInterceptor : Interceptor
         }
         finally
         {
-            OutgoingCall.Exit(previous);
+            CallTracker.Leave(previous);
         }
     }
 
@@ -93,16 +98,21 @@ public sealed class CiceroClientInterceptor : Interceptor
     {
         ArgumentNullException.ThrowIfNull(continuation);
         var current = CiceroContext.Current;
+        if (current is null && _unbalanced)
+        {
+            return continuation(request, context);
+        }
+
         var tracker = new CallTracker(this, current);
         AsyncUnaryCall<TResponse> call;
-        var previous = OutgoingCall.Enter(tracker.Slot);
+        var previous = tracker.Enter();
         try
         {
             call = continuation(request, current is null ? context : Stamp(context, current));
         }
         finally
         {
-            OutgoingCall.Exit(previous);
+            CallTracker.Leave(previous);
         }
 
         if (!tracker.IsNeeded)
@@ -110,16 +120,16 @@ public sealed class CiceroClientInterceptor : Interceptor
             return call;
         }
 
+        // The state-taking constructor: response headers are fetched only if the caller asks (grpc-dotnet starts
+        // reading them when ResponseHeadersAsync is read), and no delegate is allocated per call.
+        tracker.Wrap(call, static s => ((AsyncUnaryCall<TResponse>)s).GetStatus(), static s => ((AsyncUnaryCall<TResponse>)s).GetTrailers());
         return new AsyncUnaryCall<TResponse>(
-            tracker.Track(call.ResponseAsync, call.GetStatus, call.GetTrailers),
-            call.ResponseHeadersAsync,
-            call.GetStatus,
-            call.GetTrailers,
-            () =>
-            {
-                call.Dispose();
-                tracker.Complete(null, StatusCode.Cancelled);
-            });
+            tracker.Track(call.ResponseAsync),
+            static s => ((AsyncUnaryCall<TResponse>)((CallTracker)s).Call!).ResponseHeadersAsync,
+            CallTracker.StatusOf,
+            CallTracker.TrailersOf,
+            static s => ((CallTracker)s).Dispose<AsyncUnaryCall<TResponse>>(),
+            tracker);
     }
 
     /// <inheritdoc />
@@ -130,16 +140,21 @@ public sealed class CiceroClientInterceptor : Interceptor
     {
         ArgumentNullException.ThrowIfNull(continuation);
         var current = CiceroContext.Current;
+        if (current is null && _unbalanced)
+        {
+            return continuation(request, context);
+        }
+
         var tracker = new CallTracker(this, current);
         AsyncServerStreamingCall<TResponse> call;
-        var previous = OutgoingCall.Enter(tracker.Slot);
+        var previous = tracker.Enter();
         try
         {
             call = continuation(request, current is null ? context : Stamp(context, current));
         }
         finally
         {
-            OutgoingCall.Exit(previous);
+            CallTracker.Leave(previous);
         }
 
         if (!tracker.IsNeeded)
@@ -147,16 +162,14 @@ public sealed class CiceroClientInterceptor : Interceptor
             return call;
         }
 
+        tracker.Wrap(call, static s => ((AsyncServerStreamingCall<TResponse>)s).GetStatus(), static s => ((AsyncServerStreamingCall<TResponse>)s).GetTrailers());
         return new AsyncServerStreamingCall<TResponse>(
-            new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetStatus, call.GetTrailers),
-            call.ResponseHeadersAsync,
-            call.GetStatus,
-            call.GetTrailers,
-            () =>
-            {
-                call.Dispose();
-                tracker.Complete(null, StatusCode.Cancelled);
-            });
+            new TrackedReader<TResponse>(call.ResponseStream, tracker),
+            static s => ((AsyncServerStreamingCall<TResponse>)((CallTracker)s).Call!).ResponseHeadersAsync,
+            CallTracker.StatusOf,
+            CallTracker.TrailersOf,
+            static s => ((CallTracker)s).Dispose<AsyncServerStreamingCall<TResponse>>(),
+            tracker);
     }
 
     /// <inheritdoc />
@@ -166,16 +179,21 @@ public sealed class CiceroClientInterceptor : Interceptor
     {
         ArgumentNullException.ThrowIfNull(continuation);
         var current = CiceroContext.Current;
+        if (current is null && _unbalanced)
+        {
+            return continuation(context);
+        }
+
         var tracker = new CallTracker(this, current);
         AsyncClientStreamingCall<TRequest, TResponse> call;
-        var previous = OutgoingCall.Enter(tracker.Slot);
+        var previous = tracker.Enter();
         try
         {
             call = continuation(current is null ? context : Stamp(context, current));
         }
         finally
         {
-            OutgoingCall.Exit(previous);
+            CallTracker.Leave(previous);
         }
 
         if (!tracker.IsNeeded)
@@ -183,17 +201,15 @@ public sealed class CiceroClientInterceptor : Interceptor
             return call;
         }
 
+        tracker.Wrap(call, static s => ((AsyncClientStreamingCall<TRequest, TResponse>)s).GetStatus(), static s => ((AsyncClientStreamingCall<TRequest, TResponse>)s).GetTrailers());
         return new AsyncClientStreamingCall<TRequest, TResponse>(
             call.RequestStream,
-            tracker.Track(call.ResponseAsync, call.GetStatus, call.GetTrailers),
-            call.ResponseHeadersAsync,
-            call.GetStatus,
-            call.GetTrailers,
-            () =>
-            {
-                call.Dispose();
-                tracker.Complete(null, StatusCode.Cancelled);
-            });
+            tracker.Track(call.ResponseAsync),
+            static s => ((AsyncClientStreamingCall<TRequest, TResponse>)((CallTracker)s).Call!).ResponseHeadersAsync,
+            CallTracker.StatusOf,
+            CallTracker.TrailersOf,
+            static s => ((CallTracker)s).Dispose<AsyncClientStreamingCall<TRequest, TResponse>>(),
+            tracker);
     }
 
     /// <inheritdoc />
@@ -203,16 +219,21 @@ public sealed class CiceroClientInterceptor : Interceptor
     {
         ArgumentNullException.ThrowIfNull(continuation);
         var current = CiceroContext.Current;
+        if (current is null && _unbalanced)
+        {
+            return continuation(context);
+        }
+
         var tracker = new CallTracker(this, current);
         AsyncDuplexStreamingCall<TRequest, TResponse> call;
-        var previous = OutgoingCall.Enter(tracker.Slot);
+        var previous = tracker.Enter();
         try
         {
             call = continuation(current is null ? context : Stamp(context, current));
         }
         finally
         {
-            OutgoingCall.Exit(previous);
+            CallTracker.Leave(previous);
         }
 
         if (!tracker.IsNeeded)
@@ -220,17 +241,15 @@ public sealed class CiceroClientInterceptor : Interceptor
             return call;
         }
 
+        tracker.Wrap(call, static s => ((AsyncDuplexStreamingCall<TRequest, TResponse>)s).GetStatus(), static s => ((AsyncDuplexStreamingCall<TRequest, TResponse>)s).GetTrailers());
         return new AsyncDuplexStreamingCall<TRequest, TResponse>(
             call.RequestStream,
-            new TrackedReader<TResponse>(call.ResponseStream, tracker, call.GetStatus, call.GetTrailers),
-            call.ResponseHeadersAsync,
-            call.GetStatus,
-            call.GetTrailers,
-            () =>
-            {
-                call.Dispose();
-                tracker.Complete(null, StatusCode.Cancelled);
-            });
+            new TrackedReader<TResponse>(call.ResponseStream, tracker),
+            static s => ((AsyncDuplexStreamingCall<TRequest, TResponse>)((CallTracker)s).Call!).ResponseHeadersAsync,
+            CallTracker.StatusOf,
+            CallTracker.TrailersOf,
+            static s => ((CallTracker)s).Dispose<AsyncDuplexStreamingCall<TRequest, TResponse>>(),
+            tracker);
     }
 
     private static Func<string> Constant(string callerId)
@@ -291,10 +310,10 @@ public sealed class CiceroClientInterceptor : Interceptor
         return cached.Bytes;
     }
 
-    private void OnCompleted(RequestContext current, ParallelCalls? scope, Metadata? trailers)
+    private void OnCompleted(RequestContext current, ParallelCalls? scope, byte[]? result)
     {
-        if (trailers?.Get(CiceroMetadataKeys.Result) is not { IsBinary: true } entry
-            || !TrailerCodec.TryDecode(entry.ValueBytes, out var progress, out _, out _, out _, out var instance))
+        if (result is null
+            || !TrailerCodec.TryDecode(result, out var progress, out _, out _, out _, out var instance))
         {
             _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, UnknownInstance);
             return;
@@ -314,42 +333,80 @@ public sealed class CiceroClientInterceptor : Interceptor
     private sealed record EncodedId(string? Id, byte[] Bytes);
 
     /// <summary>
-    /// Finishes one call's accounting exactly once, however it ends: the request's progress and amplification when
-    /// the call was made inside a Cicero request, and the balancer's feedback when a Cicero policy picked its replica.
+    /// One call's accounting, finished exactly once however the call ends: the request's progress and amplification
+    /// when the call was made inside a Cicero request, and the balancer's feedback when a Cicero policy picked its
+    /// replica (as the <see cref="OutgoingCall"/> slot the picker binds to). It is also the state of the wrapping call.
     /// </summary>
-    private sealed class CallTracker(CiceroClientInterceptor owner, RequestContext? current)
+    private sealed class CallTracker(CiceroClientInterceptor owner, RequestContext? current) : OutgoingCall
     {
         private readonly ParallelCalls? _scope = current is null ? null : ParallelCalls.Current;
         private int _done;
 
-        public OutgoingCall Slot { get; } = new();
+        private Func<object, Status>? _getStatus;
+        private Func<object, Metadata>? _getTrailers;
+
+        /// <summary>Gets the wrapped call, the state of the wrapper's delegates.</summary>
+        public IDisposable? Call { get; private set; }
+
+        /// <summary>The wrapper's status delegate: one for every call, reading through the state.</summary>
+        public static Status StatusOf(object state) => ((CallTracker)state)._getStatus!(((CallTracker)state).Call!);
+
+        /// <summary>The wrapper's trailers delegate.</summary>
+        public static Metadata TrailersOf(object state) => ((CallTracker)state)._getTrailers!(((CallTracker)state).Call!);
+
+        /// <summary>Keeps the call and how to read its end (cached, non-capturing delegates).</summary>
+        public void Wrap(IDisposable call, Func<object, Status> getStatus, Func<object, Metadata> getTrailers)
+        {
+            Call = call;
+            _getStatus = getStatus;
+            _getTrailers = getTrailers;
+        }
 
         /// <summary>
         /// Gets a value indicating whether the call must be wrapped: inside a request, or on a channel a Cicero policy
         /// balances (its pick may come after the call object is returned, e.g. on a cold channel). Once a call
-        /// succeeded without any Cicero pick, the channel is known to have no Cicero balancer and calls outside a
-        /// request pass through unwrapped, releasing their slot.
+        /// succeeded without any Cicero pick, the channel is known to have no Cicero balancer, and calls outside a
+        /// request pass through with no tracking at all.
         /// </summary>
         public bool IsNeeded
         {
             get
             {
-                if (current is not null || Slot.IsBound || !owner._unbalanced)
+                if (current is not null || IsBound || !owner._unbalanced)
                 {
                     return true;
                 }
 
-                Slot.Abandon();
+                Abandon();
                 return false;
             }
         }
 
-        public async Task<T> Track<T>(Task<T> response, Func<Status> getStatus, Func<Metadata> getTrailers)
+        /// <summary>Opens this call's slot for a Cicero picker, unless the channel is known to have no Cicero balancer.</summary>
+        public OutgoingCall? Enter() => owner._unbalanced ? Current : Enter(this);
+
+        /// <summary>Restores the slot <see cref="Enter()"/> replaced (nothing to do if it replaced none).</summary>
+        public static void Leave(OutgoingCall? previous)
+        {
+            if (!ReferenceEquals(previous, Current))
+            {
+                Exit(previous);
+            }
+        }
+
+        public void Dispose<TCall>()
+            where TCall : IDisposable
+        {
+            ((TCall)Call!).Dispose();
+            Complete(null, StatusCode.Cancelled);
+        }
+
+        public async Task<T> Track<T>(Task<T> response)
         {
             try
             {
                 var result = await response.ConfigureAwait(false);
-                Complete(getStatus, getTrailers);
+                CompleteFromCall();
                 return result;
             }
             catch (RpcException ex)
@@ -364,14 +421,15 @@ public sealed class CiceroClientInterceptor : Interceptor
             }
         }
 
-        public void Complete(Func<Status> getStatus, Func<Metadata> getTrailers)
+        /// <summary>Finishes from a call that ended normally: its status and trailers are known.</summary>
+        public void CompleteFromCall()
         {
             Metadata? trailers;
             StatusCode status;
             try
             {
-                status = getStatus().StatusCode;
-                trailers = getTrailers();
+                status = _getStatus!(Call!).StatusCode;
+                trailers = _getTrailers!(Call!);
             }
             catch (InvalidOperationException)
             {
@@ -389,20 +447,22 @@ public sealed class CiceroClientInterceptor : Interceptor
                 return;
             }
 
-            if (status == StatusCode.OK && !Slot.IsBound)
+            // The trailer is read once: Metadata.Entry.ValueBytes copies on every read.
+            var result = trailers?.Get(CiceroMetadataKeys.Result) is { IsBinary: true } entry ? entry.ValueBytes : null;
+            if (status == StatusCode.OK && !IsBound)
             {
                 owner._unbalanced = true;
             }
 
-            Slot.Report(trailers, status);
+            Report(result, trailers is not null, status);
             if (current is not null)
             {
-                owner.OnCompleted(current, _scope, trailers);
+                owner.OnCompleted(current, _scope, result);
             }
         }
     }
 
-    private sealed class TrackedReader<T>(IAsyncStreamReader<T> inner, CallTracker tracker, Func<Status> getStatus, Func<Metadata> getTrailers) : IAsyncStreamReader<T>
+    private sealed class TrackedReader<T>(IAsyncStreamReader<T> inner, CallTracker tracker) : IAsyncStreamReader<T>
     {
         public T Current => inner.Current;
 
@@ -413,7 +473,7 @@ public sealed class CiceroClientInterceptor : Interceptor
                 var more = await inner.MoveNext(cancellationToken).ConfigureAwait(false);
                 if (!more)
                 {
-                    tracker.Complete(getStatus, getTrailers);
+                    tracker.CompleteFromCall();
                 }
 
                 return more;

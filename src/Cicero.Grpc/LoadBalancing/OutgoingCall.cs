@@ -8,7 +8,7 @@ namespace Cicero.Grpc.LoadBalancing;
 /// interceptor makes a slot ambient while it starts the call; the picker runs in the call's flow, finds the slot and
 /// binds its tracker to it; when the call ends the interceptor hands the trailers to the bound tracker.
 /// </summary>
-internal sealed class OutgoingCall
+internal class OutgoingCall
 {
     private static readonly AsyncLocal<OutgoingCall?> Ambient = new();
 
@@ -24,7 +24,7 @@ internal sealed class OutgoingCall
     public bool IsBound => Volatile.Read(ref _tracker) is not null;
 
     /// <summary>Makes <paramref name="call"/> ambient; returns the previous slot, to restore.</summary>
-    public static OutgoingCall? Enter(OutgoingCall? call)
+    protected static OutgoingCall? Enter(OutgoingCall? call)
     {
         var previous = Ambient.Value;
         Ambient.Value = call;
@@ -32,7 +32,7 @@ internal sealed class OutgoingCall
     }
 
     /// <summary>Restores the previous slot.</summary>
-    public static void Exit(OutgoingCall? previous) => Ambient.Value = previous;
+    protected static void Exit(OutgoingCall? previous) => Ambient.Value = previous;
 
     /// <summary>Called by the picker: the tracker waits for this call's trailers unless the interceptor gave up.</summary>
     /// <returns><see langword="true"/> if the interceptor will report the trailers.</returns>
@@ -50,6 +50,9 @@ internal sealed class OutgoingCall
     }
 
     /// <summary>Hands the call's end to the bound tracker, if any.</summary>
-    public void Report(global::Grpc.Core.Metadata? trailers, global::Grpc.Core.StatusCode status) =>
-        Volatile.Read(ref _tracker)?.OnCallEnded(trailers, status);
+    /// <param name="result">The value of the call's <c>cicero-result-bin</c> trailer, if it had one.</param>
+    /// <param name="hasTrailers">Whether the call ended with trailers at all (a response from the replica).</param>
+    /// <param name="status">The call's status.</param>
+    public void Report(byte[]? result, bool hasTrailers, global::Grpc.Core.StatusCode status) =>
+        Volatile.Read(ref _tracker)?.OnCallEnded(result, hasTrailers, status);
 }

@@ -54,17 +54,12 @@ internal sealed class ReplicaCallTracker(ReplicaSelectorBalancer owner, ReplicaS
         }
     }
 
-    /// <summary>Called by the interceptor when the call ended, with its trailers if it has any.</summary>
-    public void OnCallEnded(Metadata? trailers, StatusCode status)
+    /// <summary>Called by the interceptor when the call ended, with its result trailer if it had one.</summary>
+    public void OnCallEnded(byte[]? result, bool hasTrailers, StatusCode status)
     {
         var elapsed = Elapsed();
-        var failed = trailers is null && status is StatusCode.Unavailable or StatusCode.Cancelled or StatusCode.DeadlineExceeded;
-        Span<byte> bytes = stackalloc byte[TrailerCodec.MaxLength];
-        ReplicaFeedback feedback;
-        if (failed
-            || trailers?.Get(CiceroMetadataKeys.Result) is not { IsBinary: true } entry
-            || entry.ValueBytes is not { Length: <= TrailerCodec.MaxLength } value
-            || !TrailerCodec.TryDecodeFeedback(value, elapsed, failed: false, out feedback))
+        var failed = !hasTrailers && status is StatusCode.Unavailable or StatusCode.Cancelled or StatusCode.DeadlineExceeded;
+        if (failed || result is null || !TrailerCodec.TryDecodeFeedback(result, elapsed, failed: false, out var feedback))
         {
             // A server without Cicero's trailer still tells its response time; a failed call tells nothing.
             feedback = new ReplicaFeedback(elapsed, 0, elapsed, Failed: failed);

@@ -24,8 +24,19 @@ internal sealed class ReplicaSelectorBalancer : SubchannelsLoadBalancer
         : base(controller, loggerFactory)
     {
         TimeProvider = timeProvider;
-        Group = new ReplicaGroup(selector, options, timeProvider);
-        _retryTimer = timeProvider.CreateTimer(static s => ((ReplicaSelectorBalancer)s!).Republish(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+
+        // The timers (the group's and ours) must not keep the creating call's execution context: its ambient request
+        // and its call slot would live as long as the channel, and every timer callback would run inside them.
+        var flow = ExecutionContext.IsFlowSuppressed() ? default(AsyncFlowControl?) : ExecutionContext.SuppressFlow();
+        try
+        {
+            Group = new ReplicaGroup(selector, options, timeProvider);
+            _retryTimer = timeProvider.CreateTimer(static s => ((ReplicaSelectorBalancer)s!).Republish(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        }
+        finally
+        {
+            flow?.Undo();
+        }
     }
 
     public ReplicaGroup Group { get; }
@@ -50,9 +61,21 @@ internal sealed class ReplicaSelectorBalancer : SubchannelsLoadBalancer
     public void OnFinished(ReplicaState replica, in ReplicaFeedback feedback)
     {
         Group.Complete(replica, feedback);
-        if (Volatile.Read(ref _queued) > 0)
+        if (Volatile.Read(ref _queued) == 0)
         {
-            Republish();
+            return;
+        }
+
+        // Waiting picks are re-run only when one of them can succeed: re-running all of them on every response while
+        // the rate limiters still hold back costs many picks per call. A rate the selector can time is left to the timer.
+        switch (Group.TimeUntilAvailable())
+        {
+            case { } wait when wait > TimeSpan.Zero:
+                OnQueued(wait);
+                break;
+            default:
+                Republish();
+                break;
         }
     }
 

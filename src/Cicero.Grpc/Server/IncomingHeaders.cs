@@ -92,12 +92,23 @@ internal static class IncomingHeaders
 
         utf8[text.Length..padded].Fill((byte)'=');
         var status = Base64.DecodeFromUtf8(utf8, destination, out _, out length);
-        return status switch
+        switch (status)
         {
-            OperationStatus.Done => Outcome.Found,
-            OperationStatus.DestinationTooSmall => Outcome.TooLong,
-            _ => Outcome.Malformed,
-        };
+            case OperationStatus.Done:
+                return Outcome.Found;
+            case OperationStatus.DestinationTooSmall:
+                return Outcome.TooLong;
+        }
+
+        // The vectorized decoder refuses a last character with non-zero unused bits, which grpc-dotnet's own reading
+        // of binary metadata (Convert) accepts: a header must mean the same whichever way it is read.
+        Span<char> chars = padded <= 1024 ? stackalloc char[padded] : new char[padded];
+        for (var i = 0; i < padded; i++)
+        {
+            chars[i] = (char)utf8[i];
+        }
+
+        return Convert.TryFromBase64Chars(chars, destination, out length) ? Outcome.Found : Outcome.Malformed;
     }
 
     private static HttpContext? HttpContextOf(ServerCallContext context)

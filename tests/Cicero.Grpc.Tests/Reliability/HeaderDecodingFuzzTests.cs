@@ -95,8 +95,8 @@ public sealed class HeaderDecodingFuzzTests(ITestOutputHelper output)
     {
         // Cicero decodes the raw header through the vectorized UTF-8 codec; grpc-dotnet's own reading of binary metadata
         // is the reference for what a padded or unpadded value means, so both must accept and refuse the same text and
-        // yield the same bytes. The one known difference: a final character whose unused bits are not zero (which no
-        // encoder writes) Convert accepts and Cicero refuses; those are counted apart.
+        // yield the same bytes, including for a final character whose unused bits are not zero (which no encoder writes,
+        // and the vectorized codec alone would refuse); those are counted apart.
         var random = new Random(ReliabilitySettings.FuzzSeed);
         var report = new FuzzReport();
         Span<byte> destination = stackalloc byte[1024];
@@ -118,9 +118,7 @@ public sealed class HeaderDecodingFuzzTests(ITestOutputHelper output)
             var accepted = outcome == IncomingHeaders.Outcome.Found;
             if (expected is not null && !IsCanonical(text, expected))
             {
-                Assert.False(accepted, $"'{text}': non-canonical, accepted");
-                report.Count("non-canonical: Convert accepts, Cicero refuses");
-                continue;
+                report.Count("non-canonical: both accept");
             }
 
             Assert.True(accepted == expected is not null, $"'{text}': {outcome}, reference {(expected is null ? "refuses" : "accepts")}");
