@@ -24,62 +24,83 @@ internal sealed partial class LiveInstance
     {
         var current = CiceroContext.Current ?? throw new InvalidOperationException("The Cicero interceptor did not set the request context.");
         var body = _topology.Plans[request.Body];
-        var thread = default(SubtaskLease);
-        if (Service.ThreadPool >= 0)
+        Exception? failure;
+        if (Service.ThreadPool < 0)
+        {
+            failure = await RunAsync(body, request, current, context.CancellationToken).ConfigureAwait(false);
+        }
+        else
         {
             // A blocking server: the thread is held for the whole handler, downstream waits included.
-            thread = await Acquire(Service.ThreadPool, current, context.CancellationToken).ConfigureAwait(false);
+            var (thread, refused) = await AcquireAsync(Service.ThreadPool, current, context.CancellationToken).ConfigureAwait(false);
+            using (thread)
+            {
+                failure = refused ?? await RunAsync(body, request, current, context.CancellationToken).ConfigureAwait(false);
+            }
         }
 
-        try
-        {
-            await RunAsync(body, request, current, context.CancellationToken).ConfigureAwait(false);
-        }
-        finally
-        {
-            thread.Dispose();
-        }
-
-        return new NodeReply { RequestId = request.RequestId };
+        // Thrown once, here, for Cicero's interceptor to turn into this call's status: a plan step's failure travels
+        // up the plan as a value, because under overload most calls fail and each await would rethrow it again.
+        return failure is null ? new NodeReply { RequestId = request.RequestId } : throw failure;
     }
 
-    private async Task RunAsync(PlanStep[] body, NodeRequest request, RequestContext current, CancellationToken cancellationToken)
+    /// <summary>Runs a plan body; the first failure ends it.</summary>
+    /// <returns>Null, or why a step failed: a <see cref="RequestDroppedException"/> or a call's <see cref="RpcException"/>.</returns>
+    private async Task<Exception?> RunAsync(PlanStep[] body, NodeRequest request, RequestContext current, CancellationToken cancellationToken)
     {
         foreach (var step in body)
         {
+            Exception? failure;
             switch (step)
             {
                 case UseStep use:
                 {
-                    using var lease = await Acquire(use.Resource, current, cancellationToken).ConfigureAwait(false);
-                    await Task.Delay(Sample(use.ServiceTime), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+                    var (lease, refused) = await AcquireAsync(use.Resource, current, cancellationToken).ConfigureAwait(false);
+                    using (lease)
+                    {
+                        if (refused is null)
+                        {
+                            await Task.Delay(Sample(use.ServiceTime), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+                        }
+                    }
+
+                    failure = refused;
                     break;
                 }
 
                 case CallStep call:
-                    await CallAllAsync(call, request, current, cancellationToken).ConfigureAwait(false);
+                    failure = await CallAllAsync(call, request, current, cancellationToken).ConfigureAwait(false);
                     break;
                 case ParallelStep parallel:
                     using (ParallelCalls.Begin())
                     {
-                        await Task.WhenAll(parallel.Branches.Select(b => RunAsync(b, request, current, cancellationToken))).ConfigureAwait(false);
+                        failure = FirstFailure(await Task.WhenAll(parallel.Branches.Select(b => RunAsync(b, request, current, cancellationToken))).ConfigureAwait(false));
                     }
 
                     break;
+                default:
+                    failure = null;
+                    break;
+            }
+
+            if (failure is not null)
+            {
+                return failure;
             }
         }
+
+        return null;
     }
 
-    private async Task CallAllAsync(CallStep step, NodeRequest request, RequestContext current, CancellationToken cancellationToken)
+    private async Task<Exception?> CallAllAsync(CallStep step, NodeRequest request, RequestContext current, CancellationToken cancellationToken)
     {
         var copies = step.ToAllReplicas ? step.Route!.Replication : 1;
         if (step.Count * copies == 1)
         {
-            await CallAsync(step, request, current, groupStart: -1, replica: -1, cancellationToken).ConfigureAwait(false);
-            return;
+            return await CallAsync(step, request, current, groupStart: -1, replica: -1, cancellationToken).ConfigureAwait(false);
         }
 
-        var calls = new List<Task>(step.Count * copies);
+        var calls = new List<Task<Exception?>>(step.Count * copies);
         using (ParallelCalls.Begin())
         {
             for (var c = 0; c < step.Count; c++)
@@ -97,11 +118,11 @@ internal sealed partial class LiveInstance
                 }
             }
 
-            await Task.WhenAll(calls).ConfigureAwait(false);
+            return FirstFailure(await Task.WhenAll(calls).ConfigureAwait(false));
         }
     }
 
-    private async Task CallAsync(CallStep step, NodeRequest request, RequestContext current, int groupStart, int replica, CancellationToken cancellationToken)
+    private async Task<Exception?> CallAsync(CallStep step, NodeRequest request, RequestContext current, int groupStart, int replica, CancellationToken cancellationToken)
     {
         var downstreams = Volatile.Read(ref _downstreams) ?? throw new RpcException(new Status(StatusCode.Unavailable, $"{Name} is not connected to its downstream services yet."));
         var target = step.Target;
@@ -133,10 +154,14 @@ internal sealed partial class LiveInstance
         var connection = default(SubtaskLease);
         if (Service.ConnectionPool >= 0)
         {
-            connection = await Acquire(Service.ConnectionPool, current, cancellationToken).ConfigureAwait(false);
+            (connection, var refused) = await AcquireAsync(Service.ConnectionPool, current, cancellationToken).ConfigureAwait(false);
+            if (refused is not null)
+            {
+                return refused;
+            }
         }
 
-        try
+        using (connection)
         {
             var callee = new NodeRequest
             {
@@ -149,27 +174,48 @@ internal sealed partial class LiveInstance
 
             // The RPC timeout; Cicero's client interceptor shortens it to the request's remaining budget.
             using var call = client.ExecuteAsync(callee, deadline: TimeProvider.System.GetUtcNow().UtcDateTime + _topology.RpcTimeout, cancellationToken: cancellationToken);
-            await call.ResponseAsync.ConfigureAwait(false);
-        }
-        catch (RpcException ex) when (ex.Trailers.Get(CiceroMetadataKeys.DropReason) is null && ex.Trailers.Count > 0)
-        {
-            // The call failed (unreachable, timed out): fail this handler with its status. grpc-dotnet's server would
-            // merge an escaping exception's trailers into this call's, sending the callee's cicero-result-bin to our
-            // caller beside our own; a drop (with its reason) is Cicero's to re-raise as downstream_dropped.
-            throw new RpcException(ex.Status);
-        }
-        finally
-        {
-            connection.Dispose();
+            var response = call.ResponseAsync;
+            await ((Task)response).ConfigureAwait(ConfigureAwaitOptions.SuppressThrowing);
+            if (response.IsCompletedSuccessfully)
+            {
+                return null;
+            }
+
+            if (response.Exception?.InnerException is not RpcException ex)
+            {
+                // Not a call status (cancelled locally): let it end the handler as it would have.
+                await response.ConfigureAwait(false);
+                return null;
+            }
+
+            // A drop keeps its reason, for Cicero to re-raise as this service's downstream_dropped. Any other failure
+            // (unreachable, timed out) fails this handler with its status, leaving the callee's trailers behind:
+            // grpc-dotnet's server would merge them into this call's, sending the callee's cicero-result-bin to our
+            // caller beside our own.
+            return ex.Trailers.Get(CiceroMetadataKeys.DropReason) is not null || ex.Trailers.Count == 0 ? ex : new RpcException(ex.Status);
         }
     }
 
-    private async ValueTask<SubtaskLease> Acquire(int resource, RequestContext current, CancellationToken cancellationToken)
+    private static Exception? FirstFailure(Exception?[] failures)
+    {
+        foreach (var failure in failures)
+        {
+            if (failure is not null)
+            {
+                return failure;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Takes a permit, or says why the resource refused one (queue full, deadline passed).</summary>
+    private async ValueTask<(SubtaskLease Lease, RequestDroppedException? Refused)> AcquireAsync(int resource, RequestContext current, CancellationToken cancellationToken)
     {
         var lease = await Resources[resource].AcquireAsync(current, 1, 0, cancellationToken).ConfigureAwait(false);
         return lease.IsAcquired
-            ? lease
-            : throw new RequestDroppedException(lease.RejectionReason == DropReason.None ? DropReason.QueueFull : lease.RejectionReason, $"{Name}: {Service.Resources[resource].Name}");
+            ? (lease, null)
+            : (lease, new RequestDroppedException(lease.RejectionReason == DropReason.None ? DropReason.QueueFull : lease.RejectionReason, $"{Name}: {Service.Resources[resource].Name}"));
     }
 
     private int PickBlockGroup(CallStep step, NodeRequest request, out int block)

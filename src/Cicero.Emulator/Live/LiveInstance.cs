@@ -68,7 +68,13 @@ internal sealed partial class LiveInstance : IAsyncDisposable
     /// <param name="listenHost">The interface to listen on when an address is given.</param>
     public async Task StartAsync(Uri? address, string listenHost)
     {
-        var builder = WebApplication.CreateSlimBuilder();
+        // No configuration file is read, so none is watched: by default every instance would watch the working
+        // directory (the repository, or /tmp) recursively for appsettings.json changes, one inotify watcher each.
+        var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions
+        {
+            Args = ["--hostBuilder:reloadConfigOnChange=false"],
+            ContentRootPath = AppContext.BaseDirectory,
+        });
         builder.Logging.ClearProviders();
         var ip = address is null ? IPAddress.Loopback : IPAddress.Parse(listenHost);
         builder.WebHost.ConfigureKestrel(k => k.Listen(ip, address?.Port ?? 0, o => o.Protocols = HttpProtocols.Http2));
