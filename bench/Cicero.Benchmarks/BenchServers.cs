@@ -32,8 +32,12 @@ internal static class BenchServers
     /// Otherwise plain <c>AddGrpc</c>.
     /// </param>
     /// <param name="settings">What the handler does.</param>
+    /// <param name="withPassThrough">
+    /// Without Cicero: <see cref="PassThroughInterceptor"/> as a global interceptor, registered as a singleton as
+    /// <c>AddCicero</c> registers its own, so the server pays grpc-dotnet's interceptor pipeline and nothing else.
+    /// </param>
     /// <returns>The application, to stop, and its address (<c>http://127.0.0.1:port</c>).</returns>
-    public static async Task<(WebApplication App, Uri Address)> StartAsync(bool withCicero, EchoServerSettings settings)
+    public static async Task<(WebApplication App, Uri Address)> StartAsync(bool withCicero, EchoServerSettings settings, bool withPassThrough = false)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
@@ -48,6 +52,11 @@ internal static class BenchServers
                 o.Classifier = WorkflowClassifiers.Fixed(Workflow);
                 o.RateExchange.RunControlLoop = false;
             });
+        }
+        else if (withPassThrough)
+        {
+            builder.Services.AddSingleton<PassThroughInterceptor>();
+            builder.Services.AddGrpc(o => o.Interceptors.Add<PassThroughInterceptor>());
         }
         else
         {

@@ -60,7 +60,7 @@ public class GrpcCallBenchmarks
     public const int CallsPerInvoke = Concurrency * CallsPerLoop;
 
     /// <summary>The variants <see cref="SetupAsync"/> knows, in the order the attribution reports them.</summary>
-    internal static readonly string[] Variants = ["plain", "cicero", "client-only", "client-no-context", "server-only", "ambient-only", "wire-only"];
+    internal static readonly string[] Variants = ["plain", "cicero", "client-only", "client-no-context", "server-only", "ambient-only", "wire-only", "pass-through"];
 
     private const int CallsPerLoop = 64;
     private const string CallerId = "bench-client";
@@ -70,12 +70,14 @@ public class GrpcCallBenchmarks
     private WebApplication? _plainServer;
     private WebApplication? _ciceroServer;
     private WebApplication? _wireServer;
+    private WebApplication? _passThroughServer;
     private readonly List<GrpcChannel> _channels = [];
     private Echo.EchoClient _plain = null!;
     private Echo.EchoClient _cicero = null!;
     private Echo.EchoClient _clientOnly = null!;
     private Echo.EchoClient _serverOnly = null!;
     private Echo.EchoClient _wire = null!;
+    private Echo.EchoClient _passThrough = null!;
     private CallOptions _wireOptions;
     private CiceroRuntime _clientRuntime = null!;
 
@@ -102,6 +104,7 @@ public class GrpcCallBenchmarks
         await BenchServers.StopAsync(_plainServer);
         await BenchServers.StopAsync(_ciceroServer);
         await BenchServers.StopAsync(_wireServer);
+        await BenchServers.StopAsync(_passThroughServer);
     }
 
     /// <summary>Starts the servers <paramref name="variant"/> calls (all of them when <see langword="null"/>) and checks them.</summary>
@@ -137,6 +140,13 @@ public class GrpcCallBenchmarks
             _wireOptions = new CallOptions(new Metadata { { CiceroMetadataKeys.Context, WireContextHeader() } });
         }
 
+        if (variant is null or "pass-through")
+        {
+            // "Pass-through": grpc-dotnet interceptors that do nothing, on the server (global) and on the channel.
+            (_passThroughServer, var address) = await BenchServers.StartAsync(withCicero: false, new EchoServerSettings(HandlerWork), withPassThrough: true);
+            _passThrough = new Echo.EchoClient(Open(address).Intercept(new PassThroughInterceptor()));
+        }
+
         await CheckAsync();
     }
 
@@ -166,6 +176,7 @@ public class GrpcCallBenchmarks
         "server-only" => () => CallAsync(_serverOnly, withContext: false),
         "ambient-only" => () => CallAsync(_plain, withContext: true),
         "wire-only" => WireCallAsync,
+        "pass-through" => () => CallAsync(_passThrough, withContext: false),
         _ => throw new ArgumentException($"Unknown variant '{variant}'.", nameof(variant)),
     };
 
@@ -285,6 +296,11 @@ public class GrpcCallBenchmarks
             {
                 throw new InvalidOperationException($"The wire-only trailer is {trailer?.Length} bytes; Cicero's is {real?.Length}.");
             }
+        }
+
+        if (_passThroughServer is not null && !(await _passThrough.EchoAsync(Request).ResponseAsync).Payload.Equals(Request.Payload))
+        {
+            throw new InvalidOperationException("The pass-through call did not echo.");
         }
     }
 

@@ -27,7 +27,8 @@ namespace Cicero.Benchmarks;
 /// <see cref="GrpcCallProfile"/> variant can be paired with any other, e.g. <c>c3 --baseline round_robin</c>). Besides
 /// the ratios it reports the paired differences in µs per call (p50 one at a time, and machine time per call at
 /// concurrency 8, 1/throughput), the process CPU time per call (client and server; less sensitive than wall time to
-/// other work on the machine) and each variant's bytes allocated per call.
+/// other work on the machine) and each variant's bytes allocated per call. Every round's line carries both processes'
+/// figures (CPU per call included), so that several runs can be pooled afterwards.
 /// </para>
 /// </remarks>
 internal static class GrpcCallPaired
@@ -54,7 +55,7 @@ internal static class GrpcCallPaired
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
             $"{rounds} rounds, {variant} against {baseline}, handler work {handlerWorkMicros} µs; {invocations} x {GrpcCallBenchmarks.CallsPerInvoke} calls at concurrency {GrpcCallBenchmarks.Concurrency}, then {latencyCalls} calls one at a time, per process"));
-        Console.WriteLine($"round  first        {baseline} calls/s  {variant} calls/s  ratio   {baseline} p50 µs  {variant} p50 µs  ratio   {baseline} B/call  {variant} B/call");
+        Console.WriteLine($"round  first        {baseline} calls/s  {variant} calls/s  ratio   {baseline} p50 µs  {variant} p50 µs  ratio   {baseline} B/call  {variant} B/call  {baseline} CPU µs  {variant} CPU µs");
         for (var round = 1; round <= rounds; round++)
         {
             Result a, b;
@@ -73,7 +74,7 @@ internal static class GrpcCallPaired
             other.Add(b);
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"{round,5}  {(round % 2 == 1 ? baseline : variant),-12} {a.CallsPerSecond,14:F0} {b.CallsPerSecond,16:F0}  {b.CallsPerSecond / a.CallsPerSecond,5:F3} {a.P50Micros,13:F1} {b.P50Micros,15:F1}  {b.P50Micros / a.P50Micros,5:F3} {a.BytesPerCall,12:F0} {b.BytesPerCall,14:F0}"));
+                $"{round,5}  {(round % 2 == 1 ? baseline : variant),-12} {a.CallsPerSecond,14:F0} {b.CallsPerSecond,16:F0}  {b.CallsPerSecond / a.CallsPerSecond,5:F3} {a.P50Micros,13:F1} {b.P50Micros,15:F1}  {b.P50Micros / a.P50Micros,5:F3} {a.BytesPerCall,12:F0} {b.BytesPerCall,14:F0} {a.CpuMicrosPerCall,13:F1} {b.CpuMicrosPerCall,15:F1}"));
         }
 
         Console.WriteLine();

@@ -12,7 +12,7 @@ namespace Cicero.Benchmarks;
 /// </summary>
 /// <remarks>
 /// Run with <c>dotnet bench/Cicero.Benchmarks/bin/Release/net10.0/Cicero.Benchmarks.dll grpc-profile
-/// plain|cicero|client-only|client-no-context|server-only|ambient-only|wire-only|round_robin|c3|c3-unlimited (each also +cicero) [invocations]
+/// plain|cicero|client-only|client-no-context|server-only|ambient-only|wire-only|pass-through|round_robin|c3|c3-unlimited (each also +cicero) [invocations]
 /// [--latency calls] [--handler-work µs]</c>. With <c>--latency</c> it then makes that many calls one at a time and
 /// reports their p50 (what <see cref="GrpcCallPaired"/> reads); <c>--handler-work</c> makes every server handler busy
 /// for that long before it answers. Besides throughput it prints CPU time, bytes allocated per call (process-wide, so

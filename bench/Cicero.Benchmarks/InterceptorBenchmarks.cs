@@ -123,5 +123,4 @@ public class InterceptorBenchmarks
         return new AsyncUnaryCall<EchoReply>(CompletedReply, NoHeaders, static () => Status.DefaultSuccess, () => trailers, static () => { });
     }
 
-    private sealed class PassThroughInterceptor : Interceptor;
 }
