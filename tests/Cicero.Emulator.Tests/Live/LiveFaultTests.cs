@@ -79,11 +79,14 @@ public sealed class LiveFaultTests(Xunit.Abstractions.ITestOutputHelper output)
         var lateDown = Enumerable.Range(KillAt + 2, RestartAt - KillAt - 2).Sum(s => seconds[s].Failed);
         Assert.True(lateDown <= 15, $"{lateDown} failed in seconds {KillAt + 2}-{RestartAt - 1}, while bs-1 was down");
 
-        // Two seconds after the kill, while bs-1 is still down, and after its restart, nearly everything completes.
-        foreach (var second in new[] { KillAt + 2, KillAt + 3, RestartAt + 1, RestartAt + 2 })
+        // Two seconds after the kill, while bs-1 is still down, and after its restart, nearly everything completes. Over
+        // two-second windows: completions are binned by the second they end in, and the restart (a new server in this
+        // process, at t = 6 s) stalls the process for a moment, moving the completions of its last few hundred
+        // milliseconds into the next second.
+        foreach (var first in new[] { KillAt + 2, RestartAt + 1 })
         {
-            var bin = seconds[second];
-            Assert.True(bin.Completed >= 0.8 * bin.Offered, $"second {second}: {bin}");
+            var (offered, completed) = (seconds[first].Offered + seconds[first + 1].Offered, seconds[first].Completed + seconds[first + 1].Completed);
+            Assert.True(completed >= 0.8 * offered, $"seconds {first}-{first + 1}: {completed} of {offered} completed");
         }
     }
 
