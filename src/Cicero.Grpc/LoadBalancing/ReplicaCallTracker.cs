@@ -58,7 +58,9 @@ internal sealed class ReplicaCallTracker(ReplicaSelectorBalancer owner, ReplicaS
     public void OnCallEnded(byte[]? result, bool hasTrailers, StatusCode status)
     {
         var elapsed = Elapsed();
-        var failed = !hasTrailers && status is StatusCode.Unavailable or StatusCode.Cancelled or StatusCode.DeadlineExceeded;
+        // A call the replica refused (Cicero's drops) or never finished tells nothing about how fast it serves.
+        var failed = status is StatusCode.ResourceExhausted or StatusCode.DeadlineExceeded
+            || (!hasTrailers && status is StatusCode.Unavailable or StatusCode.Cancelled);
         if (failed || result is null || !TrailerCodec.TryDecodeFeedback(result, elapsed, failed: false, out var feedback))
         {
             // A server without Cicero's trailer still tells its response time; a failed call tells nothing.

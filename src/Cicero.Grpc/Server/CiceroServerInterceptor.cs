@@ -106,6 +106,12 @@ public sealed class CiceroServerInterceptor : Interceptor
             activity?.Dispose();
             throw DownstreamDropped(context, ex);
         }
+        catch (RpcException ex) when (CarriesResult(ex))
+        {
+            End(context, call);
+            activity?.Dispose();
+            throw WithoutResult(ex);
+        }
         catch
         {
             End(context, call);
@@ -156,6 +162,10 @@ public sealed class CiceroServerInterceptor : Interceptor
         {
             throw DownstreamDropped(context, ex);
         }
+        catch (RpcException ex) when (CarriesResult(ex))
+        {
+            throw WithoutResult(ex);
+        }
         finally
         {
             End(context, call);
@@ -191,6 +201,10 @@ public sealed class CiceroServerInterceptor : Interceptor
         catch (RpcException ex) when (IsDownstreamDrop(ex))
         {
             throw DownstreamDropped(context, ex);
+        }
+        catch (RpcException ex) when (CarriesResult(ex))
+        {
+            throw WithoutResult(ex);
         }
         finally
         {
@@ -228,6 +242,10 @@ public sealed class CiceroServerInterceptor : Interceptor
         {
             throw DownstreamDropped(context, ex);
         }
+        catch (RpcException ex) when (CarriesResult(ex))
+        {
+            throw WithoutResult(ex);
+        }
         finally
         {
             End(context, call);
@@ -259,6 +277,10 @@ public sealed class CiceroServerInterceptor : Interceptor
             {
                 throw DownstreamDropped(context, ex);
             }
+            catch (RpcException ex) when (CarriesResult(ex))
+            {
+                throw WithoutResult(ex);
+            }
             finally
             {
                 End(context, call);
@@ -281,6 +303,10 @@ public sealed class CiceroServerInterceptor : Interceptor
             catch (RpcException ex) when (IsDownstreamDrop(ex))
             {
                 throw DownstreamDropped(context, ex);
+            }
+            catch (RpcException ex) when (CarriesResult(ex))
+            {
+                throw WithoutResult(ex);
             }
             finally
             {
@@ -406,9 +432,16 @@ public sealed class CiceroServerInterceptor : Interceptor
 
     private RpcException Dropped(ServerCallContext context, DropReason reason, string? detail)
     {
-        _ = context;
         var tag = DropReasonNames.ToWire(reason);
         var trailers = new Metadata { { CiceroMetadataKeys.DropReason, tag } };
+
+        // The result trailer names this instance on a drop too: the caller counts the call towards the instance that
+        // refused it (its share f of calls per instance), not towards an unknown one, which would inflate the rates
+        // it derives from this instance's answer. No progress: nothing was served.
+        _instanceBytes ??= CallerIds.Encode(_instance.Id, "instance id");
+        var untrusted = _options.IsEntryPoint && !IsTrusted(context);
+        var instance = untrusted && !_options.ExposeInstanceIdToUntrustedCallers ? [] : _instanceBytes;
+        trailers.Add(CiceroMetadataKeys.Result, TrailerCodec.Encode(default, Interlocked.Read(ref _inFlight), TimeSpan.Zero, _options.BackgroundActivity?.Invoke() ?? 0, instance));
         var message = detail is null ? $"Request dropped by Cicero at {_instance.ServiceName}: {tag}." : $"Request dropped by Cicero at {_instance.ServiceName}: {tag} ({detail}).";
         return new RpcException(new Status(DropReasonNames.ToStatusCode(reason), message), trailers);
     }
@@ -421,6 +454,24 @@ public sealed class CiceroServerInterceptor : Interceptor
     }
 
     private static bool IsDownstreamDrop(RpcException ex) => ex.Trailers.Get(CiceroMetadataKeys.DropReason) is not null;
+
+    /// <summary>A downstream call's failure that escapes a handler would hand its callee's result trailer to this caller.</summary>
+    private static bool CarriesResult(RpcException ex) => ex.Trailers.Get(CiceroMetadataKeys.Result) is not null;
+
+    /// <summary>The same failure without the callee's result trailer: this call's own is the one its caller reads.</summary>
+    private static RpcException WithoutResult(RpcException ex)
+    {
+        var trailers = new Metadata();
+        foreach (var entry in ex.Trailers)
+        {
+            if (!string.Equals(entry.Key, CiceroMetadataKeys.Result, StringComparison.Ordinal))
+            {
+                trailers.Add(entry);
+            }
+        }
+
+        return new RpcException(ex.Status, trailers, ex.Message);
+    }
 
     private bool IsTrusted(ServerCallContext context) =>
         !_options.IsEntryPoint || _options.TrustIncomingContext || (_options.IsTrustedCaller?.Invoke(context) ?? false);

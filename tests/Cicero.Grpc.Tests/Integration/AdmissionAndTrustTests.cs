@@ -43,7 +43,10 @@ public sealed class AdmissionAndTrustTests
         Assert.Contains("rate_limited", ex.Status.Detail, StringComparison.Ordinal);
         Assert.Equal("rate_limited", ex.Trailers.GetValue(CiceroMetadataKeys.DropReason));
         Assert.Equal("rate_limited", call.GetTrailers().GetValue(CiceroMetadataKeys.DropReason));
-        Assert.Null(call.GetTrailers().Get(CiceroMetadataKeys.Result));
+        // A drop names the refusing instance (for the caller's per-instance accounting) but reports no progress.
+        Assert.True(CiceroTrailers.TryRead(call.GetTrailers(), out var dropped));
+        Assert.Equal(0, dropped.Progress.ServiceTime);
+        Assert.Equal(0, dropped.Progress.Load);
         Assert.Equal(1, handled);
     }
 
