@@ -19,8 +19,6 @@ internal sealed class ReplicaCallTracker(ReplicaSelectorBalancer owner, ReplicaS
     private int _headersArrived;
     private int _waitForTrailers;
 
-    public ReplicaState Replica => replica;
-
     /// <summary>Set by the picker when an interceptor will hand over this call's trailers.</summary>
     public void WaitForTrailers() => Volatile.Write(ref _waitForTrailers, 1);
 
