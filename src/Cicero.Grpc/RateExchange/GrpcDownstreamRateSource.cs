@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Collections.Concurrent;
+using Cicero.Grpc.Logging;
 using Cicero.Grpc.RateExchange.Protocol;
 using Cicero.RateAdaptation;
 using Cicero.Workflows;
@@ -33,7 +34,7 @@ public sealed partial class GrpcDownstreamRateSource : IDownstreamRateSource, ID
     /// <summary>Creates the source.</summary>
     /// <param name="sharedToken">The token to present, when the downstream endpoints require one.</param>
     /// <param name="createChannel">Creates the channel to an instance's address; <see cref="GrpcChannel.ForAddress(string)"/> when <see langword="null"/>.</param>
-    /// <param name="logger">Where an instance without rate exchange is reported; none when <see langword="null"/>.</param>
+    /// <param name="logger">Where an instance without rate exchange, failures and recoveries are reported; none when <see langword="null"/>.</param>
     /// <param name="timeProvider">The clock of the retry interval; the system clock when <see langword="null"/>.</param>
     public GrpcDownstreamRateSource(string? sharedToken = null, Func<string, GrpcChannel>? createChannel = null, ILogger<GrpcDownstreamRateSource>? logger = null, TimeProvider? timeProvider = null)
     {
@@ -60,6 +61,7 @@ public sealed partial class GrpcDownstreamRateSource : IDownstreamRateSource, ID
         }
         catch (RpcException ex) when (ex.StatusCode == StatusCode.Unimplemented)
         {
+            target.Failures = 0;
             if (target.UnsupportedUntil is null)
             {
                 Log.Unsupported(_logger, instance.Service, instance.Instance, UnsupportedRetryInterval);
@@ -67,6 +69,22 @@ public sealed partial class GrpcDownstreamRateSource : IDownstreamRateSource, ID
 
             target.UnsupportedUntil = _timeProvider.GetUtcNow() + UnsupportedRetryInterval;
             throw new NotSupportedException($"{instance.Instance} has no rate exchange: {ex.Status.Detail}", ex);
+        }
+        catch (Exception ex)
+        {
+            // Logged on the first failure only: a silent instance is asked every interval.
+            if (target.Failures++ == 0)
+            {
+                CiceroLog.ExchangeFailed(_logger, instance.Service, instance.Instance, ex is RpcException rpc ? $"{rpc.StatusCode}: {rpc.Status.Detail}" : ex.GetType().Name);
+            }
+
+            throw;
+        }
+
+        if (target.Failures > 0)
+        {
+            CiceroLog.ExchangeRecovered(_logger, instance.Service, instance.Instance, target.Failures);
+            target.Failures = 0;
         }
 
         target.UnsupportedUntil = null;
@@ -99,6 +117,9 @@ public sealed partial class GrpcDownstreamRateSource : IDownstreamRateSource, ID
         public Protocol.RateExchange.RateExchangeClient Client { get; } = new(channel);
 
         public DateTimeOffset? UnsupportedUntil { get; set; }
+
+        /// <summary>Gets or sets the failed queries since the last answer (one query at a time per instance).</summary>
+        public int Failures { get; set; }
     }
 
     private static partial class Log

@@ -5,10 +5,12 @@ using Cicero.Context;
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Hosting;
+using Cicero.Grpc.Logging;
 using Grpc.Core;
 using Cicero.Grpc.Telemetry;
 using Cicero.Runtime;
 using Grpc.Core.Interceptors;
+using Microsoft.Extensions.Logging;
 
 namespace Cicero.Grpc.Server;
 
@@ -29,6 +31,7 @@ public sealed class CiceroServerInterceptor : Interceptor
     private readonly WorkflowTagLimiter _tags;
     private readonly CallerIds _callers = new();
     private readonly string[] _exempt;
+    private readonly DropLogSampler? _drops;
     private byte[]? _instanceBytes;
     private long _inFlight;
 
@@ -37,7 +40,8 @@ public sealed class CiceroServerInterceptor : Interceptor
     /// <param name="options">The options.</param>
     /// <param name="instance">This process's identity.</param>
     /// <param name="tags">Bounds the workflow tag on spans; a default limiter when <see langword="null"/>.</param>
-    public CiceroServerInterceptor(CiceroRuntime runtime, CiceroGrpcOptions options, CiceroInstance instance, WorkflowTagLimiter? tags = null)
+    /// <param name="loggerFactory">Where drops are logged, sampled to at most one message a second; none when <see langword="null"/>.</param>
+    public CiceroServerInterceptor(CiceroRuntime runtime, CiceroGrpcOptions options, CiceroInstance instance, WorkflowTagLimiter? tags = null, ILoggerFactory? loggerFactory = null)
     {
         ArgumentNullException.ThrowIfNull(runtime);
         ArgumentNullException.ThrowIfNull(options);
@@ -47,6 +51,7 @@ public sealed class CiceroServerInterceptor : Interceptor
         _instance = instance;
         _tags = tags ?? new WorkflowTagLimiter();
         _exempt = [.. options.ExemptServices.Select(service => "/" + service + "/")];
+        _drops = loggerFactory is null ? null : new DropLogSampler(loggerFactory.CreateLogger<CiceroServerInterceptor>(), runtime.TimeProvider);
     }
 
     /// <summary>Gets the number of admitted calls in progress.</summary>
@@ -432,6 +437,7 @@ public sealed class CiceroServerInterceptor : Interceptor
 
     private RpcException Dropped(ServerCallContext context, DropReason reason, string? detail)
     {
+        _drops?.OnDrop(context.Method, _instance.ServiceName, reason);
         var tag = DropReasonNames.ToWire(reason);
         var trailers = new Metadata { { CiceroMetadataKeys.DropReason, tag } };
 

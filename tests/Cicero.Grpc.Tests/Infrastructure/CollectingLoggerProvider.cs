@@ -5,9 +5,12 @@ using Microsoft.Extensions.Logging;
 
 namespace Cicero.Grpc.Tests.Infrastructure;
 
-/// <summary>Keeps every log entry at warning level or above, to count what a component reported.</summary>
+/// <summary>Keeps every log entry at <see cref="MinimumLevel"/> or above, to count what a component reported.</summary>
 internal sealed class CollectingLoggerProvider : ILoggerProvider
 {
+    /// <summary>Gets the lowest level kept; warnings by default.</summary>
+    public LogLevel MinimumLevel { get; init; } = LogLevel.Warning;
+
     public ConcurrentQueue<(string Category, LogLevel Level, EventId Event, string Message)> Entries { get; } = new();
 
     public ILogger CreateLogger(string categoryName) => new Logger(this, categoryName);
@@ -21,7 +24,7 @@ internal sealed class CollectingLoggerProvider : ILoggerProvider
         public IDisposable? BeginScope<TState>(TState state)
             where TState : notnull => null;
 
-        public bool IsEnabled(LogLevel logLevel) => logLevel >= LogLevel.Warning;
+        public bool IsEnabled(LogLevel logLevel) => logLevel >= owner.MinimumLevel;
 
         public void Log<TState>(LogLevel logLevel, EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
         {
