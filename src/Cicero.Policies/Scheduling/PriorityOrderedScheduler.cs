@@ -9,54 +9,21 @@ namespace Cicero.Policies.Scheduling;
 /// Algorithm 5), ties broken by arrival order. The priority is computed once, when the sub-task is queued.
 /// </summary>
 /// <remarks>
-/// A binary heap: O(log n) to queue and to take, O(n) to remove a cancelled waiter, no allocation once the heap has
-/// grown. Single-threaded by contract, like every <see cref="ISubtaskScheduler"/>.
+/// A <see cref="KeyOrderedScheduler{TKey}"/> over one <see langword="double"/>. For an ordering by several keys (a
+/// class, then a deadline) derive from <see cref="KeyOrderedScheduler{TKey}"/> with a tuple key instead of packing the
+/// keys into one number. Single-threaded by contract, like every <see cref="ISubtaskScheduler"/>.
 /// </remarks>
-public abstract class PriorityOrderedScheduler : ISubtaskScheduler
+public abstract class PriorityOrderedScheduler : KeyOrderedScheduler<double>
 {
-    private readonly PriorityQueue<SubtaskTicket, Key> _heap = new();
-
-    /// <inheritdoc />
-    public int Count => _heap.Count;
-
-    /// <inheritdoc />
-    public void Enqueue(in SubtaskTicket ticket)
-    {
-        var priority = GetPriority(ticket);
-        _heap.Enqueue(ticket, new Key(double.IsNaN(priority) ? double.PositiveInfinity : priority, ticket.Id));
-    }
-
-    /// <inheritdoc />
-    public bool TryDequeue(long now, out SubtaskTicket ticket) => _heap.TryDequeue(out ticket, out _);
-
-    /// <inheritdoc />
-    public bool TryRemove(in SubtaskTicket ticket) => _heap.Remove(ticket, out _, out _, TicketIdComparer.Instance);
-
-    /// <inheritdoc />
-    public virtual void OnCompleted(in SubtaskCompletion completion)
-    {
-    }
-
     /// <summary>Computes a queued sub-task's priority; lower runs first. NaN counts as +∞.</summary>
     /// <param name="ticket">The sub-task.</param>
     /// <returns>The priority value.</returns>
     protected abstract double GetPriority(in SubtaskTicket ticket);
 
-    private readonly record struct Key(double Priority, long Id) : IComparable<Key>
+    /// <inheritdoc />
+    protected sealed override double GetKey(in SubtaskTicket ticket)
     {
-        public int CompareTo(Key other)
-        {
-            var byPriority = Priority.CompareTo(other.Priority);
-            return byPriority != 0 ? byPriority : Id.CompareTo(other.Id);
-        }
-    }
-
-    private sealed class TicketIdComparer : IEqualityComparer<SubtaskTicket>
-    {
-        public static readonly TicketIdComparer Instance = new();
-
-        public bool Equals(SubtaskTicket x, SubtaskTicket y) => x.Id == y.Id;
-
-        public int GetHashCode(SubtaskTicket obj) => obj.Id.GetHashCode();
+        var priority = GetPriority(ticket);
+        return double.IsNaN(priority) ? double.PositiveInfinity : priority;
     }
 }

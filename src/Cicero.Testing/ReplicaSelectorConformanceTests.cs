@@ -2,7 +2,7 @@
 
 using Cicero.ReplicaSelection;
 
-namespace Cicero.Policies.Tests.ReplicaSelection;
+namespace Cicero.Testing;
 
 /// <summary>
 /// What every <see cref="IReplicaSelector"/> must do, whatever its ranking: pick only replicas in the span that are up,
@@ -14,6 +14,7 @@ public abstract class ReplicaSelectorConformanceTests
     /// <summary>Timestamps per second used by the tests: timestamps are milliseconds.</summary>
     protected const long Frequency = 1000;
 
+    /// <summary>Random groups, replicas going up and down, random feedback: every pick is an up replica inside the span.</summary>
     [Fact]
     public void Choose_RandomTraffic_PicksOnlyUpReplicasWithinTheSpan()
     {
@@ -61,6 +62,7 @@ public abstract class ReplicaSelectorConformanceTests
         }
     }
 
+    /// <summary>An empty group fails with a reason that says so.</summary>
     [Fact]
     public void Choose_EmptyGroup_FailsWithReason()
     {
@@ -70,6 +72,7 @@ public abstract class ReplicaSelectorConformanceTests
         Assert.Contains("empty", choice.Reason, StringComparison.OrdinalIgnoreCase);
     }
 
+    /// <summary>A group whose replicas are all down fails with a reason that says so.</summary>
     [Fact]
     public void Choose_AllDown_FailsWithReason()
     {
@@ -82,6 +85,7 @@ public abstract class ReplicaSelectorConformanceTests
         Assert.Contains("down", choice.Reason, StringComparison.OrdinalIgnoreCase);
     }
 
+    /// <summary>Replicas that are down are never picked.</summary>
     [Fact]
     public void Choose_SomeDown_SkipsThem()
     {
@@ -99,6 +103,7 @@ public abstract class ReplicaSelectorConformanceTests
         }
     }
 
+    /// <summary>Feedback for replicas the selector never saw, or that carry another selector's state, does no harm.</summary>
     [Fact]
     public void OnFeedback_UnknownReplica_IsHandledSafely()
     {
@@ -122,6 +127,7 @@ public abstract class ReplicaSelectorConformanceTests
         }
     }
 
+    /// <summary>Identical replicas get load as <see cref="VerifySpreadOverIdenticalReplicas"/> says.</summary>
     [Fact]
     public void Choose_IdenticalReplicasWithFeedback_SpreadsAsTheSelectorShould()
     {
@@ -140,6 +146,7 @@ public abstract class ReplicaSelectorConformanceTests
         VerifySpreadOverIdenticalReplicas(counts, replicas);
     }
 
+    /// <summary>Choosing and taking feedback allocate nothing in steady state.</summary>
     [Fact]
     public void ChooseAndFeedback_SteadyState_DoesNotAllocate()
     {
@@ -156,6 +163,7 @@ public abstract class ReplicaSelectorConformanceTests
         Assert.Equal(0, allocated);
     }
 
+    /// <summary>The factory has the expected name, creates the selector type, and checks the timestamp frequency.</summary>
     [Fact]
     public void Factory_HasTheConfiguredName_AndCreatesAWorkingSelector()
     {
@@ -168,21 +176,30 @@ public abstract class ReplicaSelectorConformanceTests
         Assert.Throws<ArgumentOutOfRangeException>(() => factory.Create(0));
     }
 
+    /// <summary>Gets the name the factory must report.</summary>
     protected abstract string ExpectedName { get; }
 
     /// <summary>Gets a value indicating whether the selector may answer <see cref="ReplicaChoice.Backlog"/> (C3 does).</summary>
     protected virtual bool MayBacklog => false;
 
+    /// <summary>Creates the selector under test, for a clock of <see cref="Frequency"/> timestamps per second.</summary>
+    /// <returns>A new selector.</returns>
     protected abstract IReplicaSelector CreateSelector();
 
+    /// <summary>Creates the selector's factory.</summary>
+    /// <returns>The factory.</returns>
     protected abstract ReplicaSelectorFactory CreateFactory();
 
     /// <summary>
     /// Checks the picks over identical replicas (all answer alike, one is down). By default every replica that is up
     /// must have been picked at least once; selectors that keep a fixed order override this.
     /// </summary>
+    /// <param name="counts">Picks per replica.</param>
+    /// <param name="replicas">The replicas.</param>
     protected virtual void VerifySpreadOverIdenticalReplicas(int[] counts, ReplicaState[] replicas)
     {
+        ArgumentNullException.ThrowIfNull(counts);
+        ArgumentNullException.ThrowIfNull(replicas);
         for (var i = 0; i < replicas.Length; i++)
         {
             if (!replicas[i].IsDown)
@@ -192,6 +209,9 @@ public abstract class ReplicaSelectorConformanceTests
         }
     }
 
+    /// <summary>Creates replicas named <c>r0</c>, <c>r1</c>, ...</summary>
+    /// <param name="count">How many.</param>
+    /// <returns>The replicas.</returns>
     protected static ReplicaState[] Replicas(int count)
     {
         var replicas = new ReplicaState[count];
@@ -203,12 +223,21 @@ public abstract class ReplicaSelectorConformanceTests
         return replicas;
     }
 
+    /// <summary>Feedback of a response that took <paramref name="responseSeconds"/>, half of it service time.</summary>
+    /// <param name="responseSeconds">The response time.</param>
+    /// <param name="failed">Whether the call failed.</param>
+    /// <returns>The feedback.</returns>
     protected static ReplicaFeedback Feedback(double responseSeconds, bool failed = false) =>
         new(TimeSpan.FromSeconds(responseSeconds), 0, TimeSpan.FromSeconds(responseSeconds / 2), 0, failed);
 
     /// <summary>Does what the engine does on a send: choose, count the request as outstanding, report it.</summary>
+    /// <param name="selector">The selector.</param>
+    /// <param name="replicas">The group.</param>
+    /// <param name="now">The timestamp.</param>
+    /// <returns>The index picked.</returns>
     protected static int Send(IReplicaSelector selector, ReplicaState[] replicas, long now)
     {
+        ArgumentNullException.ThrowIfNull(selector);
         var choice = selector.Choose(replicas, now);
         Assert.Equal(ReplicaChoiceKind.Replica, choice.Kind);
         var replica = replicas[choice.Index];
@@ -218,8 +247,14 @@ public abstract class ReplicaSelectorConformanceTests
     }
 
     /// <summary>Does what the engine does on a response: uncount the request, then report the feedback.</summary>
+    /// <param name="selector">The selector.</param>
+    /// <param name="replica">The replica that answered.</param>
+    /// <param name="feedback">Its feedback.</param>
+    /// <param name="now">The timestamp.</param>
     protected static void Respond(IReplicaSelector selector, ReplicaState replica, in ReplicaFeedback feedback, long now)
     {
+        ArgumentNullException.ThrowIfNull(selector);
+        ArgumentNullException.ThrowIfNull(replica);
         replica.Outstanding--;
         selector.OnFeedback(replica, feedback, now);
     }

@@ -6,21 +6,35 @@ using Cicero.Resources;
 using Cicero.Time;
 using Cicero.Workflows;
 
-namespace Cicero.Policies.Tests.Scheduling;
+namespace Cicero.Testing;
 
 /// <summary>
 /// What every <see cref="ISubtaskScheduler"/> must do, whatever its order: every ticket comes out exactly once,
 /// removal takes out only the given ticket, <see cref="ISubtaskScheduler.Count"/> is exact, and behind a real
 /// <see cref="ResourceSemaphore"/> the queue bound and cancellation hold. Each scheduler's tests inherit this.
 /// </summary>
+/// <remarks>
+/// Derive a public test class, implement <see cref="CreateScheduler"/>, and add the facts specific to your ordering on
+/// top; <see cref="Context"/> and <see cref="Ticket"/> build requests on the suite's <see cref="Clock"/>. A new
+/// instance (registry, clock) per test, as xunit creates one per fact.
+/// </remarks>
 public abstract class SubtaskSchedulerConformanceTests
 {
-    private long _nextId;
+    private readonly SubtaskTickets _tickets;
 
+    /// <summary>Creates the suite's registry, clock and ticket source.</summary>
+    protected SubtaskSchedulerConformanceTests()
+    {
+        _tickets = new SubtaskTickets(Registry, Clock);
+    }
+
+    /// <summary>Gets the workflow registry the tickets are resolved in.</summary>
     protected WorkflowRegistry Registry { get; } = new();
 
+    /// <summary>Gets the virtual clock the tickets are stamped with; advance it to age requests.</summary>
     protected VirtualTimeProvider Clock { get; } = new();
 
+    /// <summary>Every ticket enqueued comes out exactly once, and <see cref="ISubtaskScheduler.Count"/> follows.</summary>
     [Fact]
     public void TryDequeue_EveryTicketComesOutExactlyOnce()
     {
@@ -43,6 +57,7 @@ public abstract class SubtaskSchedulerConformanceTests
         Assert.False(scheduler.TryDequeue(Clock.GetTimestamp(), out _));
     }
 
+    /// <summary>Interleaved enqueues, dequeues and completions lose and duplicate nothing.</summary>
     [Fact]
     public void TryDequeue_InterleavedWithEnqueue_ConservesTickets()
     {
@@ -71,6 +86,7 @@ public abstract class SubtaskSchedulerConformanceTests
         Assert.Equal(enqueued, seen.ToHashSet());
     }
 
+    /// <summary>Cancellation removes exactly the given ticket, once.</summary>
     [Fact]
     public void TryRemove_TakesOutOnlyThatTicket_AndCountFollows()
     {
@@ -92,6 +108,8 @@ public abstract class SubtaskSchedulerConformanceTests
         Assert.Equal(40, rest.Count);
     }
 
+    /// <summary>Behind a real <see cref="ResourceSemaphore"/>, the queue bound, cancellation and release hold.</summary>
+    /// <returns>The test.</returns>
     [Fact]
     public async Task BehindResourceSemaphore_QueueBoundAndCancellationHold()
     {
@@ -123,8 +141,14 @@ public abstract class SubtaskSchedulerConformanceTests
         Assert.Equal(0, resource.QueueLength);
     }
 
+    /// <summary>Creates the scheduler under test for one resource.</summary>
+    /// <param name="context">The resource: name, capacity, timestamp frequency, registry.</param>
+    /// <returns>A new scheduler.</returns>
     protected abstract ISubtaskScheduler CreateScheduler(SubtaskSchedulerContext context);
 
+    /// <summary>Creates the scheduler for a resource named <c>disk</c> and tells it the capacity.</summary>
+    /// <param name="capacity">The resource's permits.</param>
+    /// <returns>The scheduler.</returns>
     protected ISubtaskScheduler NewScheduler(int capacity = 1000)
     {
         var scheduler = CreateScheduler(new SubtaskSchedulerContext("disk", capacity, TimeSpan.TicksPerSecond, Registry));
@@ -132,20 +156,16 @@ public abstract class SubtaskSchedulerConformanceTests
         return scheduler;
     }
 
+    /// <inheritdoc cref="SubtaskTickets.Context"/>
     protected RequestContext Context(string workflow, TimeSpan? deadline = null, double elapsedServiceTime = 0, ProgressDelta estimate = default) =>
-        RequestContext.Create(workflow, Clock.GetTimestamp(), deadline, new ProgressDelta(elapsedServiceTime, elapsedServiceTime), default, estimate);
+        _tickets.Context(workflow, deadline, elapsedServiceTime, estimate);
 
-    protected SubtaskTicket Ticket(RequestContext context, double cost = 1) => new()
-    {
-        Id = ++_nextId,
-        Workflow = Registry.Resolve(context),
-        Context = context,
-        Cost = cost,
-        EnqueuedAt = Clock.GetTimestamp(),
-        DeadlineTimestamp = context.GetDeadlineTimestamp(Clock.TimestampFrequency),
-    };
+    /// <inheritdoc cref="SubtaskTickets.Ticket"/>
+    protected SubtaskTicket Ticket(RequestContext context, double cost = 1) => _tickets.Ticket(context, cost);
 
     /// <summary>Takes every ticket, reporting each as completed at once, as a resource with spare permits would.</summary>
+    /// <param name="scheduler">The scheduler.</param>
+    /// <returns>The ticket ids in the order they came out.</returns>
     protected List<long> DrainIds(ISubtaskScheduler scheduler)
     {
         var ids = new List<long>();
@@ -158,8 +178,14 @@ public abstract class SubtaskSchedulerConformanceTests
         return ids;
     }
 
-    protected static void Complete(ISubtaskScheduler scheduler, in SubtaskTicket ticket) =>
+    /// <summary>Reports a ticket as completed after 1 ms of service, as a resource does on release.</summary>
+    /// <param name="scheduler">The scheduler.</param>
+    /// <param name="ticket">The ticket.</param>
+    protected static void Complete(ISubtaskScheduler scheduler, in SubtaskTicket ticket)
+    {
+        ArgumentNullException.ThrowIfNull(scheduler);
         scheduler.OnCompleted(new SubtaskCompletion(ticket.Workflow, ticket.Context, ticket.Cost, ticket.SubtaskType, TimeSpan.FromMilliseconds(1)));
+    }
 
     private SubtaskTicket RandomTicket(Random random)
     {
