@@ -8,55 +8,68 @@ using Microsoft.Extensions.Options;
 namespace Cicero.Grpc.Hosting;
 
 /// <summary>Checks <see cref="CiceroGrpcOptions"/> at start-up and names every problem with the setting's path.</summary>
-internal sealed class CiceroGrpcOptionsValidator(PolicyCatalog catalog) : IValidateOptions<CiceroGrpcOptions>
+internal sealed class CiceroGrpcOptionsValidator(PolicyCatalog catalog, CiceroConfigurationPath? root = null) : IValidateOptions<CiceroGrpcOptions>
 {
+    private readonly CiceroConfigurationPath _root = root ?? CiceroConfigurationPath.Default;
+
     public ValidateOptionsResult Validate(string? name, CiceroGrpcOptions options)
     {
+        ArgumentNullException.ThrowIfNull(options);
         var errors = new List<string>();
         if (string.IsNullOrWhiteSpace(options.ServiceName))
         {
-            errors.Add("Cicero:ServiceName is required (the name of this service, e.g. \"frontend\").");
+            errors.Add($"{_root.Of("ServiceName")} is required (the name of this service, e.g. \"frontend\").");
         }
 
         if (options.InstanceId is { } id && !Uri.TryCreate(id, UriKind.Absolute, out _))
         {
-            errors.Add($"Cicero:InstanceId '{id}' must be the absolute address callers reach this instance at (e.g. http://10.0.0.5:5000).");
+            errors.Add($"{_root.Of("InstanceId")} '{id}' must be the absolute address callers reach this instance at (e.g. http://10.0.0.5:5000).");
         }
 
         if (options.MaxContextHeaderBytes < 16)
         {
-            errors.Add($"Cicero:MaxContextHeaderBytes must be at least 16; was {options.MaxContextHeaderBytes}.");
+            errors.Add($"{_root.Of("MaxContextHeaderBytes")} must be at least 16; was {options.MaxContextHeaderBytes}.");
         }
 
         var rate = options.Core.RateAdaptation;
+        var beforeRate = errors.Count;
         if (rate.Quantile is < 0 or > 1 || double.IsNaN(rate.Quantile))
         {
-            errors.Add($"Cicero:Core:RateAdaptation:Quantile must be in [0, 1]; was {rate.Quantile}.");
+            errors.Add($"{_root.Of("Core:RateAdaptation:Quantile")} must be in [0, 1]; was {rate.Quantile}.");
         }
 
         if (rate.Interval <= TimeSpan.Zero)
         {
-            errors.Add($"Cicero:Core:RateAdaptation:Interval must be positive; was {rate.Interval}.");
+            errors.Add($"{_root.Of("Core:RateAdaptation:Interval")} must be positive; was {rate.Interval}.");
         }
 
         if (rate.QueryTimeout <= TimeSpan.Zero || rate.QueryTimeout > rate.Interval)
         {
-            errors.Add($"Cicero:Core:RateAdaptation:QueryTimeout must be positive and at most the interval ({rate.Interval}); was {rate.QueryTimeout}.");
+            errors.Add($"{_root.Of("Core:RateAdaptation:QueryTimeout")} must be positive and at most the interval ({rate.Interval}); was {rate.QueryTimeout}.");
         }
 
         if (options.Core.MaxWorkflows < 2)
         {
-            errors.Add($"Cicero:Core:MaxWorkflows must be at least 2; was {options.Core.MaxWorkflows}.");
+            errors.Add($"{_root.Of("Core:MaxWorkflows")} must be at least 2; was {options.Core.MaxWorkflows}.");
         }
 
-        CheckName(errors, "Cicero:RateLimitPolicy", options.RateLimitPolicy, catalog.RateLimitPolicyNames);
-        CheckName(errors, "Cicero:DropPolicy", options.DropPolicy, catalog.DropPolicyNames);
+        var rateChecked = errors.Count == beforeRate;
+        CheckCore(errors, "Core:Model", options.Core.Model.Validate);
+        CheckCore(errors, "Core:Admission", options.Core.Admission.Validate);
+        if (rateChecked)
+        {
+            // Only when the rules above passed, so a bad quantile or interval is not reported twice.
+            CheckCore(errors, "Core:RateAdaptation", rate.Validate);
+        }
+
+        CheckName(errors, _root.Of("RateLimitPolicy"), options.RateLimitPolicy, catalog.RateLimitPolicyNames);
+        CheckName(errors, _root.Of("DropPolicy"), options.DropPolicy, catalog.DropPolicyNames);
 
         var resourceNames = new HashSet<string>(StringComparer.Ordinal);
         for (var i = 0; i < options.Resources.Count; i++)
         {
             var resource = options.Resources[i];
-            var path = $"Cicero:Resources[{i}]";
+            var path = _root.Of($"Resources[{i}]");
             if (string.IsNullOrWhiteSpace(resource.Name))
             {
                 errors.Add($"{path}:Name is required.");
@@ -84,7 +97,7 @@ internal sealed class CiceroGrpcOptionsValidator(PolicyCatalog catalog) : IValid
         for (var i = 0; i < options.Downstreams.Count; i++)
         {
             var downstream = options.Downstreams[i];
-            var path = $"Cicero:Downstreams[{i}]";
+            var path = _root.Of($"Downstreams[{i}]");
             if (string.IsNullOrWhiteSpace(downstream.Name))
             {
                 errors.Add($"{path}:Name is required.");
@@ -112,6 +125,25 @@ internal sealed class CiceroGrpcOptionsValidator(PolicyCatalog catalog) : IValid
         }
 
         return errors.Count == 0 ? ValidateOptionsResult.Success : ValidateOptionsResult.Fail(errors);
+    }
+
+    /// <summary>Runs a Core options class's own rule check, naming its first problem by path.</summary>
+    private void CheckCore(List<string> errors, string section, Action validate)
+    {
+        try
+        {
+            validate();
+        }
+        catch (ArgumentException ex)
+        {
+            var message = ex.Message;
+            var parameter = message.IndexOf(" (Parameter '", StringComparison.Ordinal);
+            message = parameter >= 0 ? message[..parameter] : message;
+            var was = ex is ArgumentOutOfRangeException { ActualValue: { } actual } && !message.Contains($"'{actual}'", StringComparison.Ordinal)
+                ? $"; was {actual}"
+                : string.Empty;
+            errors.Add($"{_root.Of($"{section}:{ex.ParamName}")}: {message}{was}");
+        }
     }
 
     private static void CheckName(List<string> errors, string path, string? value, IReadOnlyList<string> known)

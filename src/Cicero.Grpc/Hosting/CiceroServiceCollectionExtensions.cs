@@ -9,6 +9,7 @@ using Cicero.Runtime;
 using Grpc.AspNetCore.Server;
 using Grpc.Net.Client;
 using Grpc.Net.Client.Balancer;
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
@@ -33,8 +34,39 @@ public static class CiceroServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configure);
+        services.AddOptions<CiceroGrpcOptions>().Configure(configure);
+        return AddCiceroServices(services);
+    }
+
+    /// <summary>
+    /// Adds Cicero as <see cref="AddCicero(IServiceCollection, Action{CiceroGrpcOptions})"/> does, with the options bound
+    /// from a configuration section (for example <c>builder.Configuration.GetSection("Cicero")</c> of
+    /// <c>appsettings.json</c>), then <paramref name="configure"/> for what configuration cannot express (a classifier,
+    /// delegates). Options are validated when the host starts (<c>ValidateOnStart</c>), and every problem is named by
+    /// its path in the section (<c>Cicero:Resources[0]:Capacity must be at least 1; was 0</c>).
+    /// </summary>
+    /// <param name="services">The services.</param>
+    /// <param name="configuration">The section holding Cicero's options (keys as the property names: <c>ServiceName</c>, <c>Core:Admission:QueueLimit</c>, <c>Resources:0:Name</c>, ...).</param>
+    /// <param name="configure">Further settings, applied after binding; optional.</param>
+    /// <returns>A builder for resources, policies and downstream services.</returns>
+    public static ICiceroBuilder AddCicero(this IServiceCollection services, IConfiguration configuration, Action<CiceroGrpcOptions>? configure = null)
+    {
+        ArgumentNullException.ThrowIfNull(services);
+        ArgumentNullException.ThrowIfNull(configuration);
+        var options = services.AddOptions<CiceroGrpcOptions>().Bind(configuration);
+        if (configure is not null)
+        {
+            options.Configure(configure);
+        }
+
+        services.TryAddSingleton(new CiceroConfigurationPath(configuration is IConfigurationSection section ? section.Path : string.Empty));
+        return AddCiceroServices(services);
+    }
+
+    private static CiceroBuilder AddCiceroServices(IServiceCollection services)
+    {
         services.AddGrpc();
-        services.AddOptions<CiceroGrpcOptions>().Configure(configure).ValidateOnStart();
+        services.AddOptions<CiceroGrpcOptions>().ValidateOnStart();
         services.TryAddSingleton(PolicyCatalog.Default);
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<CiceroGrpcOptions>, CiceroGrpcOptionsValidator>());
         services.TryAddSingleton(sp => sp.GetRequiredService<IOptions<CiceroGrpcOptions>>().Value);
