@@ -30,12 +30,33 @@ internal static class CiceroActivities
         }
 
         var activity = Source.StartActivity(CiceroGrpcTelemetry.ServerActivityPrefix + method, ActivityKind.Internal);
-        if (activity is { IsAllDataRequested: true } && !workflow.IsEmpty)
+        if (activity is not { IsAllDataRequested: true })
+        {
+            return activity;
+        }
+
+        SetRpcTags(activity, method);
+        if (!workflow.IsEmpty)
         {
             activity.SetTag(CiceroTelemetry.WorkflowTag, tags.GetTag(workflow));
         }
 
         return activity;
+    }
+
+    /// <summary>
+    /// The OpenTelemetry RPC attributes (<c>rpc.system</c>, <c>rpc.service</c>, <c>rpc.method</c>), so Cicero's span is
+    /// found and grouped like the gRPC spans around it. Only for recorded spans: the two strings are cut from the path.
+    /// </summary>
+    internal static void SetRpcTags(Activity activity, string method)
+    {
+        activity.SetTag(CiceroGrpcTelemetry.RpcSystemTag, CiceroGrpcTelemetry.RpcSystemGrpc);
+        var slash = method.LastIndexOf('/');
+        if (slash > 1 && method[0] == '/')
+        {
+            activity.SetTag(CiceroGrpcTelemetry.RpcServiceTag, method[1..slash]);
+            activity.SetTag(CiceroGrpcTelemetry.RpcMethodTag, method[(slash + 1)..]);
+        }
     }
 
     /// <summary>Tags a span with the request's workflow, once it is known, through the bounded tag set.</summary>

@@ -13,6 +13,18 @@ public static class CiceroGrpcTelemetry
     /// <summary>The prefix of a server-side RPC span's name, which is <c>"cicero.server {method}"</c>.</summary>
     public const string ServerActivityPrefix = "cicero.server ";
 
+    /// <summary>Tag (OpenTelemetry RPC conventions): the RPC system, always <see cref="RpcSystemGrpc"/>.</summary>
+    public const string RpcSystemTag = "rpc.system";
+
+    /// <summary>Value of <see cref="RpcSystemTag"/>.</summary>
+    public const string RpcSystemGrpc = "grpc";
+
+    /// <summary>Tag (OpenTelemetry RPC conventions): the full gRPC service name, e.g. <c>storage.v1.Blobs</c>.</summary>
+    public const string RpcServiceTag = "rpc.service";
+
+    /// <summary>Tag (OpenTelemetry RPC conventions): the method name, e.g. <c>Read</c>.</summary>
+    public const string RpcMethodTag = "rpc.method";
+
     /// <summary>Tag: Cicero's admission decision for the request, <see cref="AdmissionAdmitted"/> or <see cref="AdmissionDropped"/>.</summary>
     public const string AdmissionTag = "cicero.admission";
 

@@ -15,8 +15,10 @@ namespace Cicero.Grpc.Telemetry;
 /// <remarks>
 /// <para>
 /// Policy: a name, once given, is kept for the limiter's lifetime, because a metrics backend keeps every series it has
-/// seen and renaming would grow them past the bound. Names go to the first <see cref="MaxValues"/> ids that prove to
-/// be heavy, not merely the first seen: unnamed ids are counted in a space-saving sketch (Metwally et al., 2005) of
+/// seen and renaming would grow them past the bound. The first <see cref="FirstSeenValues"/> ids (half the bound by
+/// default) are named on sight, so a service with a handful of tenants never tags a tenant's first requests with the
+/// overflow value nor exports an overflow series. The remaining names go to ids that prove to be heavy, not merely
+/// the first seen: unnamed ids are counted in a space-saving sketch (Metwally et al., 2005) of
 /// <c>M = max(1024, 4 × MaxValues)</c> counters (1024 is the workflow registry's default bound, so every workflow a
 /// default registry tracks fits), and an id is named once its guaranteed count (its count minus the overcount it
 /// inherited on entering the sketch) reaches <see cref="PromotionThreshold"/>. Until then it maps to the overflow
@@ -34,7 +36,7 @@ public sealed class WorkflowTagLimiter
     /// <summary>The default bound on distinct workflow names.</summary>
     public const int DefaultMaxValues = 100;
 
-    /// <summary>The default number of guaranteed occurrences before an id is given a name.</summary>
+    /// <summary>The default number of guaranteed occurrences before an id is given a name, once the first-seen names are gone.</summary>
     public const int DefaultPromotionThreshold = 8;
 
     private const string Overflow = CiceroGrpcTelemetry.OverflowWorkflowTagValue;
@@ -54,14 +56,22 @@ public sealed class WorkflowTagLimiter
     /// <summary>Creates a limiter.</summary>
     /// <param name="maxValues">The bound on distinct workflow names, 0 to 1,000,000; 0 maps every id to the overflow value.</param>
     /// <param name="promotionThreshold">The guaranteed occurrences an id needs before it is named; at least 1.</param>
-    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxValues"/> is out of range or <paramref name="promotionThreshold"/> below 1.</exception>
-    public WorkflowTagLimiter(int maxValues = DefaultMaxValues, int promotionThreshold = DefaultPromotionThreshold)
+    /// <param name="firstSeenValues">
+    /// How many of the names go to ids on first sight, 0 to <paramref name="maxValues"/>; half of
+    /// <paramref name="maxValues"/> when <see langword="null"/>. 0 gives every name through the heavy-hitter sketch.
+    /// </param>
+    /// <exception cref="ArgumentOutOfRangeException">An argument is out of range.</exception>
+    public WorkflowTagLimiter(int maxValues = DefaultMaxValues, int promotionThreshold = DefaultPromotionThreshold, int? firstSeenValues = null)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(maxValues);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(maxValues, MaxSupportedValues);
         ArgumentOutOfRangeException.ThrowIfLessThan(promotionThreshold, 1);
+        var firstSeen = firstSeenValues ?? maxValues / 2;
+        ArgumentOutOfRangeException.ThrowIfNegative(firstSeen, nameof(firstSeenValues));
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(firstSeen, maxValues, nameof(firstSeenValues));
         MaxValues = maxValues;
         PromotionThreshold = promotionThreshold;
+        FirstSeenValues = firstSeen;
         var capacity = maxValues == 0 ? 0 : Math.Max(WorkflowRegistry.DefaultMaxWorkflows, 4 * maxValues);
         _heap = new Candidate[capacity];
         _positions = new Dictionary<string, int>(capacity, StringComparer.Ordinal);
@@ -72,6 +82,9 @@ public sealed class WorkflowTagLimiter
 
     /// <summary>Gets how many guaranteed occurrences an id needs before it is named.</summary>
     public int PromotionThreshold { get; }
+
+    /// <summary>Gets how many names go to ids on first sight, before the heavy-hitter rule applies.</summary>
+    public int FirstSeenValues { get; }
 
     /// <summary>Gets how many workflow names have been given; never more than <see cref="MaxValues"/>.</summary>
     public int NamedCount => Volatile.Read(ref _namedCount);
@@ -117,6 +130,14 @@ public sealed class WorkflowTagLimiter
             if (_namedCount >= MaxValues)
             {
                 return Overflow;
+            }
+
+            if (_namedCount < FirstSeenValues)
+            {
+                // While first-seen names last the sketch holds no one, so there is nothing to take the id out of.
+                Debug.Assert(_heapCount == 0, "The sketch is used only once the first-seen names are gone.");
+                Name(workflow);
+                return workflow;
             }
 
             int index;
@@ -165,6 +186,11 @@ public sealed class WorkflowTagLimiter
     {
         var id = _heap[index].Id;
         RemoveAt(index);
+        Name(id);
+    }
+
+    private void Name(string id)
+    {
         _named[id] = id;
         Volatile.Write(ref _namedCount, _namedCount + 1);
         Debug.Assert(_namedCount <= MaxValues, "Names are given only below the bound.");

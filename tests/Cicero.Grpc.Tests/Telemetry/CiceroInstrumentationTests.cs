@@ -70,6 +70,12 @@ public class CiceroInstrumentationTests
         var spans = withCicero.Ended.Where(a => a.DisplayName == CiceroGrpcTelemetry.ServerActivityPrefix + method).ToList();
         Assert.Equal(2, spans.Count);
         Assert.All(spans, s => Assert.Equal(CiceroTelemetry.Name, s.Source.Name));
+        Assert.All(spans, s =>
+        {
+            Assert.Equal("grpc", s.GetTagItem(CiceroGrpcTelemetry.RpcSystemTag));
+            Assert.Equal("cicero.test.Probe", s.GetTagItem(CiceroGrpcTelemetry.RpcServiceTag));
+            Assert.Equal(method[(method.LastIndexOf('/') + 1)..], s.GetTagItem(CiceroGrpcTelemetry.RpcMethodTag));
+        });
         var first = Assert.Single(spans, s => Equals(s.GetTagItem(CiceroGrpcTelemetry.AdmissionTag), CiceroGrpcTelemetry.AdmissionAdmitted));
         Assert.Equal("checkout", first.GetTagItem(CiceroTelemetry.WorkflowTag));
         Assert.Null(first.GetTagItem(CiceroTelemetry.DropReasonTag));

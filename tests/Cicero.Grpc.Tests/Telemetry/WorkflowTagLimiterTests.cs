@@ -56,7 +56,7 @@ public class WorkflowTagLimiterTests
     [Fact]
     public void GetTag_HeavyHittersAfterAFloodOfOneOffIds_KeepTheirNames()
     {
-        var limiter = new WorkflowTagLimiter();
+        var limiter = new WorkflowTagLimiter(firstSeenValues: 0);
         var heavy = Enumerable.Range(0, 10).Select(i => $"heavy-{i}").ToArray();
         var next = 0;
         for (var i = 0; i < 50_000; i++)
@@ -76,6 +76,43 @@ public class WorkflowTagLimiterTests
     }
 
     [Fact]
+    public void GetTag_DefaultLimiter_NamesAFewTenantsFromTheirFirstRequest()
+    {
+        var limiter = new WorkflowTagLimiter();
+        var tenants = Enumerable.Range(0, 20).Select(i => $"tenant-{i}").ToArray();
+
+        // No request of a tenant, not even its first, is tagged as overflow: no overflow series at all.
+        foreach (var tenant in tenants)
+        {
+            Assert.Equal(tenant, limiter.GetTag(tenant));
+        }
+
+        Assert.Equal(20, limiter.NamedCount);
+        Assert.Equal(WorkflowTagLimiter.DefaultMaxValues / 2, limiter.FirstSeenValues);
+    }
+
+    [Fact]
+    public void GetTag_FloodAfterTheFirstSeenNames_LeavesTheRestToHeavyIds()
+    {
+        var limiter = new WorkflowTagLimiter(maxValues: 10, promotionThreshold: 4, firstSeenValues: 4);
+        for (var i = 0; i < 4; i++)
+        {
+            Assert.Equal($"early-{i}", limiter.GetTag($"early-{i}"));
+        }
+
+        var random = new Random(9);
+        for (var i = 0; i < 20_000; i++)
+        {
+            var id = random.Next(2) == 0 ? $"heavy-{random.Next(6)}" : $"scan-{i}";
+            limiter.GetTag(id);
+        }
+
+        Assert.Equal(10, limiter.NamedCount);
+        Assert.All(Enumerable.Range(0, 6), i => Assert.Equal($"heavy-{i}", limiter.GetTag($"heavy-{i}")));
+        Assert.Equal(Overflow, limiter.GetTag("scan-late"));
+    }
+
+    [Fact]
     public void GetTag_ThresholdOne_FirstSeenWin()
     {
         var limiter = new WorkflowTagLimiter(maxValues: 2, promotionThreshold: 1);
@@ -89,7 +126,7 @@ public class WorkflowTagLimiterTests
     [Fact]
     public void GetTag_BelowThreshold_IsOverflowUntilPromoted()
     {
-        var limiter = new WorkflowTagLimiter(maxValues: 5, promotionThreshold: 3);
+        var limiter = new WorkflowTagLimiter(maxValues: 5, promotionThreshold: 3, firstSeenValues: 0);
 
         Assert.Equal(Overflow, limiter.GetTag("orders"));
         Assert.Equal(Overflow, limiter.GetTag("orders"));
@@ -168,6 +205,8 @@ public class WorkflowTagLimiterTests
     [Fact]
     public void Constructor_InvalidArguments_Throw()
     {
+        Assert.Throws<ArgumentOutOfRangeException>(() => new WorkflowTagLimiter(maxValues: 4, firstSeenValues: 5));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new WorkflowTagLimiter(firstSeenValues: -1));
         Assert.Throws<ArgumentOutOfRangeException>(() => new WorkflowTagLimiter(-1));
         Assert.Throws<ArgumentOutOfRangeException>(() => new WorkflowTagLimiter(1_000_001));
         Assert.Throws<ArgumentOutOfRangeException>(() => new WorkflowTagLimiter(10, 0));
