@@ -8,8 +8,9 @@ using OpenTelemetry.Trace;
 namespace Cicero.SampleService;
 
 /// <summary>
-/// OpenTelemetry providers that collect Cicero's metrics and spans. OpenTelemetry.Extensions.Hosting is not served
-/// here, so the providers are built directly and disposed with the process. Add an exporter (e.g. OTLP) to ship them.
+/// OpenTelemetry providers that collect Cicero's metrics and spans, built directly so the self-test can attach its own
+/// reader and processor; a service would use OpenTelemetry.Extensions.Hosting's <c>AddOpenTelemetry()</c> instead
+/// (docs/observability.md). Add an exporter (e.g. OTLP) to ship them.
 /// </summary>
 public sealed class SampleTelemetry : IDisposable
 {
