@@ -5,6 +5,7 @@ using Cicero.Grpc.Context;
 using Cicero.Grpc.Logging;
 using Cicero.Runtime;
 using Grpc.AspNetCore.Server;
+using Microsoft.AspNetCore.RateLimiting;
 using Microsoft.AspNetCore.Routing;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
@@ -97,12 +98,20 @@ internal sealed class CiceroHostedService(
         }
     }
 
-    /// <summary>Whether any mapped gRPC method belongs to a service the server interceptor does not pass through.</summary>
+    /// <summary>
+    /// Whether any mapped gRPC method belongs to a service the server interceptor does not pass through, or any endpoint
+    /// uses rate limiting (where <c>AddCiceroPolicy</c> admits HTTP requests through Cicero).
+    /// </summary>
     private bool HasInterceptedEndpoint()
     {
         var endpoints = services.GetService<EndpointDataSource>()?.Endpoints ?? [];
         foreach (var endpoint in endpoints)
         {
+            if (endpoint.Metadata.GetMetadata<EnableRateLimitingAttribute>() is not null)
+            {
+                return true;
+            }
+
             var service = endpoint.Metadata.GetMetadata<GrpcMethodMetadata>()?.Method.ServiceName;
             if (service is not null
                 && service != RateExchange.Protocol.RateExchange.Descriptor.FullName

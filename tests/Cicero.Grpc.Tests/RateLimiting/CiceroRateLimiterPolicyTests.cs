@@ -3,6 +3,7 @@
 using System.Net;
 using Cicero.Admission;
 using Cicero.Grpc.Hosting;
+using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Runtime;
 using Cicero.Time;
 using Cicero.Workflows;
@@ -25,7 +26,8 @@ public class CiceroRateLimiterPolicyTests
     {
         // A virtual clock: no token accrues during the test, so the counts are exact.
         var clock = new VirtualTimeProvider();
-        await using var app = await StartAsync(clock);
+        var logs = new CollectingLoggerProvider();
+        await using var app = await StartAsync(clock, logs);
         var admission = app.Services.GetRequiredService<CiceroRuntime>().Admission;
         foreach (var tenant in new[] { "flood", "steady" })
         {
@@ -55,6 +57,9 @@ public class CiceroRateLimiterPolicyTests
             Assert.Equal("1", r.Headers.GetValues("Retry-After").Single());
             Assert.Equal("rate_limited", r.Headers.GetValues(CiceroMetadataKeys.DropReason).Single());
         });
+
+        // HTTP endpoints admitted through Cicero's policy: no "nothing is intercepted" warning at start-up.
+        Assert.DoesNotContain(logs.Entries, e => e.Event.Id == 101);
 
         // Requests without a tenant fall into the overflow workflow rather than failing the classifier.
         Assert.Equal(HttpStatusCode.OK, (await SendAsync(client, null)).StatusCode);
@@ -88,10 +93,11 @@ public class CiceroRateLimiterPolicyTests
         Assert.Throws<ArgumentException>(() => options.AddCiceroPolicy(" ", _ => default));
     }
 
-    private static async Task<WebApplication> StartAsync(TimeProvider clock)
+    private static async Task<WebApplication> StartAsync(TimeProvider clock, ILoggerProvider logs)
     {
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
+        builder.Logging.AddProvider(logs);
         builder.WebHost.ConfigureKestrel(k => k.Listen(IPAddress.Loopback, 0));
         builder.Services.AddSingleton(clock);
         builder.Services.AddCicero(o =>
