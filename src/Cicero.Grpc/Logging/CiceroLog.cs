@@ -21,7 +21,7 @@ internal static partial class CiceroLog
     public static partial void NoInterceptedEndpoint(ILogger logger);
 
     [LoggerMessage(EventId = 200, Level = LogLevel.Warning, Message =
-        "Rate exchange with downstream service '{Service}' instance {Instance} failed ({Error}); its last good answer is held until the hold time runs out. Further failures are not logged until it recovers.")]
+        "Rate exchange with downstream service '{Service}' instance {Instance} failed ({Error}); its last good answer, if any, is held until the hold time runs out. Further failures are not logged until it recovers.")]
     public static partial void ExchangeFailed(ILogger logger, string service, string instance, string error);
 
     [LoggerMessage(EventId = 201, Level = LogLevel.Information, Message =
