@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Collections.Concurrent;
+using System.Threading.Channels;
 using Cicero.Emulator.Live.Protocol;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
@@ -13,10 +14,26 @@ namespace Cicero.Emulator.Live;
 /// Offers a scenario's workloads to the entry services in real time, through one grpc-dotnet channel per entry service (open loop at the generators' arrival times,
 /// closed loop with think times), records every outcome, and samples σ per tier and resource utilisation.
 /// </summary>
-internal sealed partial class LiveLoadGenerator
+/// <remarks>
+/// Producers (an open-loop workload's arrival generator, a trace reader) hand requests to the callers through bounded
+/// <see cref="Channel{T}"/>s, and callers hand outcomes to the collector (<see cref="LiveMetrics"/>) through another, so
+/// memory depends on how many requests are in flight, never on the run's length. When the run is stopped, producers
+/// stop at once, calls in flight get <see cref="StopGrace"/> to end and are then cancelled (a <c>cancelled</c>
+/// failure), so every offered request still has exactly one outcome.
+/// </remarks>
+internal sealed partial class LiveLoadGenerator : IDisposable
 {
+    /// <summary>How long calls in flight may still finish after the run is told to stop.</summary>
+    public static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(1);
+
+    /// <summary>How many requests a producer may prepare ahead of the callers.</summary>
+    private const int RequestCapacity = 1024;
+
     private static readonly TimeSpan SampleEvery = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan MinimumClientGap = TimeSpan.FromMilliseconds(1);
+    private readonly CancellationTokenSource _abort = new();
+    private int _interrupted;
+    private double? _stoppedAt;
 
     private readonly ScenarioSpec _scenario;
     private readonly LiveTopology _topology;
@@ -40,14 +57,17 @@ internal sealed partial class LiveLoadGenerator
         _busySums = [.. topology.Compiled.Services.Select(s => new double[s.Resources.Length * s.Instances])];
     }
 
-    public double WindowSeconds => _replayWindow ?? (_scenario.DurationSeconds - _scenario.WarmUpSeconds);
+    public double WindowSeconds => _replayWindow ?? Math.Max(1e-3, Math.Min(_stoppedAt ?? double.MaxValue, _scenario.DurationSeconds) - _scenario.WarmUpSeconds);
+
+    /// <summary>Gets a value indicating whether the run was told to stop before its end.</summary>
+    public bool Interrupted => Volatile.Read(ref _interrupted) != 0;
 
     private double Elapsed => TimeProvider.System.GetElapsedTime(_start).TotalSeconds;
 
     public async Task RunAsync(CancellationToken cancellationToken)
     {
         _start = TimeProvider.System.GetTimestamp();
-        using var stopSampling = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        using var stopSampling = new CancellationTokenSource();
         var sampler = SampleAsync(stopSampling.Token);
         var workloads = new List<Task>();
         var specs = _scenario.Workloads!;
@@ -62,11 +82,31 @@ internal sealed partial class LiveLoadGenerator
         }
 
         await Task.WhenAll(workloads).ConfigureAwait(false);
-
-        // Every offered request has a deadline (the RPC timeout), so this ends.
-        await Task.WhenAll(_inFlight.Values).ConfigureAwait(false);
+        await DrainAsync(cancellationToken).ConfigureAwait(false);
         await stopSampling.CancelAsync().ConfigureAwait(false);
         await sampler.ConfigureAwait(false);
+        await _metrics.CompleteAsync().ConfigureAwait(false);
+    }
+
+    /// <summary>Waits for every request in flight; once stopped, cancels those still in flight after <see cref="StopGrace"/>.</summary>
+    private async Task DrainAsync(CancellationToken cancellationToken)
+    {
+        using var registration = cancellationToken.Register(static state => ((LiveLoadGenerator)state!).BeginStop(), this);
+
+        // Every offered request has a deadline (the RPC timeout), so this ends, and sooner once the run is stopped.
+        await Task.WhenAll(_inFlight.Values).ConfigureAwait(false);
+    }
+
+    /// <inheritdoc/>
+    public void Dispose() => _abort.Dispose();
+
+    private void BeginStop()
+    {
+        if (Interlocked.Exchange(ref _interrupted, 1) == 0)
+        {
+            _stoppedAt = Elapsed;
+            _abort.CancelAfter(StopGrace);
+        }
     }
 
     public TopologyRunResult BuildResult(string configuration)
@@ -96,10 +136,6 @@ internal sealed partial class LiveLoadGenerator
         var series = new List<WorkflowSecond>();
         foreach (var counters in _metrics.Workflows)
         {
-            var latencies = counters.LatenciesMs.ToArray();
-            Array.Sort(latencies);
-            var lnd = counters.Lnd.ToArray();
-            Array.Sort(lnd);
             counters.FailedByReason.TryGetValue(Outcome.Timeout, out var timedOut);
             workflows.Add(new WorkflowRunResult
             {
@@ -115,9 +151,8 @@ internal sealed partial class LiveLoadGenerator
                 Throughput = counters.Completed / WindowSeconds,
                 OfferedRate = counters.Offered / WindowSeconds,
                 CompletedFraction = counters.Offered == 0 ? double.NaN : (double)counters.Completed / counters.Offered,
-                LatencyMs = DistributionSummary.Of(latencies),
-                Lnd = lnd.Length == 0 ? null : DistributionSummary.Of(lnd),
-                LatenciesMs = latencies,
+                LatencyMs = counters.LatencyHistogram!.Summarize(),
+                Lnd = counters.LndHistogram!.Count == 0 ? null : counters.LndHistogram.Summarize(),
             });
 
             for (var second = 0; second < counters.Bins.Count; second++)
@@ -143,15 +178,52 @@ internal sealed partial class LiveLoadGenerator
             Resources = Utilizations(),
             TimeSeries = series,
             Rates = _rates,
+            Interrupted = Interrupted,
         };
     }
 
     private async Task RunOpenLoopAsync(WorkflowDef workflow, WorkloadGenerator generator, CancellationToken cancellationToken)
     {
-        for (var next = generator.NextArrivalAfter(0); next < _scenario.DurationSeconds && !cancellationToken.IsCancellationRequested; next = generator.NextArrivalAfter(next))
+        // The generator draws arrivals (and partitions, from the same stream) ahead of time; the caller offers each at its time.
+        var arrivals = Channel.CreateBounded<(double At, int Partition)>(new BoundedChannelOptions(RequestCapacity) { SingleReader = true, SingleWriter = true });
+        var producer = Task.Run(
+            async () =>
+            {
+                try
+                {
+                    for (var next = generator.NextArrivalAfter(0); next < _scenario.DurationSeconds; next = generator.NextArrivalAfter(next))
+                    {
+                        await arrivals.Writer.WriteAsync((next, generator.Random.Next(workflow.Partitions)), cancellationToken).ConfigureAwait(false);
+                    }
+                }
+                catch (OperationCanceledException)
+                {
+                    // Stopped: the caller stops too.
+                }
+                finally
+                {
+                    arrivals.Writer.TryComplete();
+                }
+            },
+            CancellationToken.None);
+        await DispatchAsync(arrivals.Reader, static a => a.At, (a, _) => OfferAsync(workflow, a.Partition), cancellationToken).ConfigureAwait(false);
+        await producer.ConfigureAwait(false);
+    }
+
+    /// <summary>Offers each request from <paramref name="reader"/> at its time, until the reader ends or the run stops.</summary>
+    private async Task DispatchAsync<T>(ChannelReader<T> reader, Func<T, double> at, Func<T, CancellationToken, ValueTask<Task>> offer, CancellationToken cancellationToken)
+    {
+        try
         {
-            await DelayUntilAsync(next, cancellationToken).ConfigureAwait(false);
-            _ = Offer(workflow, generator.Random);
+            await foreach (var item in reader.ReadAllAsync(cancellationToken).ConfigureAwait(false))
+            {
+                await DelayUntilAsync(at(item), cancellationToken).ConfigureAwait(false);
+                await offer(item, cancellationToken).ConfigureAwait(false);
+            }
+        }
+        catch (OperationCanceledException)
+        {
+            // Stopped: what was offered drains in DrainAsync.
         }
     }
 
@@ -165,6 +237,18 @@ internal sealed partial class LiveLoadGenerator
 
         var randomLock = new Lock();
         await Task.WhenAll(Enumerable.Range(0, most).Select(async client =>
+        {
+            try
+            {
+                await RunClientAsync(client).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException)
+            {
+                // Stopped.
+            }
+        })).ConfigureAwait(false);
+
+        async Task RunClientAsync(int client)
         {
             while (!cancellationToken.IsCancellationRequested)
             {
@@ -181,30 +265,31 @@ internal sealed partial class LiveLoadGenerator
                     continue;
                 }
 
-                Task request;
+                int partition;
                 TimeSpan gap;
                 lock (randomLock)
                 {
-                    request = Offer(workflow, generator.Random);
+                    partition = generator.Random.Next(workflow.Partitions);
                     var think = generator.ThinkTime is { } thinkTime ? TimeSpan.FromSeconds(thinkTime.SampleSeconds(generator.Random)) : TimeSpan.Zero;
                     gap = think > MinimumClientGap ? think : MinimumClientGap;
                 }
 
+                var request = await OfferAsync(workflow, partition).ConfigureAwait(false);
                 await request.ConfigureAwait(false);
                 await Task.Delay(gap, TimeProvider.System, cancellationToken).ConfigureAwait(false);
             }
-        })).ConfigureAwait(false);
+        }
     }
 
-    private Task Offer(WorkflowDef workflow, Random random)
+    /// <summary>Counts the offer (waiting for the collector if it is behind), starts the call and returns its task.</summary>
+    private async ValueTask<Task> OfferAsync(WorkflowDef workflow, int partition)
     {
         var entry = _entries[workflow.Entry.Index]!;
-        var partition = random.Next(workflow.Partitions);
         var id = Interlocked.Increment(ref _nextId);
-        var offeredAt = TimeProvider.System.GetTimestamp();
         var seconds = Elapsed;
         var measured = seconds >= _scenario.WarmUpSeconds && (seconds < _scenario.DurationSeconds || _replayWindow is not null);
-        _metrics.Offered(workflow.Index, (int)seconds, measured);
+        await _metrics.OfferedAsync(workflow.Index, (int)seconds, measured).ConfigureAwait(false);
+        var offeredAt = TimeProvider.System.GetTimestamp();
         var task = SendAsync(workflow, entry, new NodeRequest
         {
             Workflow = workflow.Index,
@@ -226,7 +311,7 @@ internal sealed partial class LiveLoadGenerator
         try
         {
             var headers = new Metadata { { LiveTopology.WorkflowHeader, workflow.Name } };
-            using var call = entry.ExecuteAsync(request, headers, TimeProvider.System.GetUtcNow().UtcDateTime + _topology.RpcTimeout);
+            using var call = entry.ExecuteAsync(request, headers, TimeProvider.System.GetUtcNow().UtcDateTime + _topology.RpcTimeout, _abort.Token);
 
             // Most calls of an overload run are turned away: read how each ended rather than have every one throw here.
             var response = call.ResponseAsync;
@@ -245,7 +330,7 @@ internal sealed partial class LiveLoadGenerator
         }
 
         var latency = TimeProvider.System.GetElapsedTime(offeredAt);
-        _metrics.Finished(workflow.Index, outcome, latency.TotalMilliseconds, _topology.DeadlineOf(workflow.Id), (int)Elapsed, measured);
+        await _metrics.FinishedAsync(workflow.Index, outcome, latency.TotalMilliseconds, _topology.DeadlineOf(workflow.Id), (int)Elapsed, measured).ConfigureAwait(false);
     }
 
     private async Task DelayUntilAsync(double seconds, CancellationToken cancellationToken)

@@ -78,7 +78,10 @@ public sealed class LiveTopologyRunner
     }
 
     /// <summary>Starts the hosted instances, offers the workloads, waits for every request's outcome, and stops.</summary>
-    /// <param name="cancellationToken">Stops offering new requests.</param>
+    /// <param name="cancellationToken">
+    /// Stops the run: no request is offered after it, calls in flight get <see cref="LiveLoadGenerator.StopGrace"/> to end
+    /// and are then cancelled; the result covers what ran and has <see cref="TopologyRunResult.Interrupted"/> set.
+    /// </param>
     /// <returns>The results over the measured window (σ and utilisation only of the instances hosted here).</returns>
     /// <exception cref="ConservationException">A request ended without an outcome.</exception>
     public Task<TopologyRunResult> RunAsync(CancellationToken cancellationToken = default) =>
@@ -119,7 +122,7 @@ public sealed class LiveTopologyRunner
         {
             await RemoteInstances.WaitUntilServingAsync(Remote(topology, instances, addresses), CancellationToken.None).ConfigureAwait(false);
             using var entries = new LiveEntryClients(topology.Compiled, addresses);
-            var driver = new LiveLoadGenerator(_scenario, topology, entries.Clients, instances);
+            using var driver = new LiveLoadGenerator(_scenario, topology, entries.Clients, instances);
             using var stopFaults = new CancellationTokenSource();
             var faults = new LiveFaults(topology, _configuration, _scenario.Faults ?? [], instances, addresses, SeedStreams.Derive(_scenario.Seed, SeedStreams.Routing))
                 .RunAsync(stopFaults.Token);

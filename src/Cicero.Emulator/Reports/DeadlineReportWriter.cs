@@ -40,11 +40,12 @@ public static class DeadlineReportWriter
         var csv = ReportWriter.WriteText(folder, "deadline.csv", Csv(result));
         var json = ReportWriter.WriteText(folder, "deadline.json", Json(result, title));
         var figure = Chart(result);
-        var svg = new SvgCanvas(FigureRenderer.Width, FigureRenderer.Height, figure.Title);
-        FigureRenderer.Render(figure, svg);
+        var bytes = FigureRenderer.RenderPng(figure);
         var png = Path.Combine(folder, figure.Id + ".png");
-        File.WriteAllBytes(png, ReportWriter.RenderPng(figure));
-        var html = ReportWriter.WriteText(folder, HtmlFileName, Html(result, title, svg.Complete()));
+        File.WriteAllBytes(png, bytes);
+        var image = new StringBuilder();
+        Reports.Html.HtmlReport.AppendFigure(image, figure, bytes);
+        var html = ReportWriter.WriteText(folder, HtmlFileName, Html(result, title, image.ToString()));
         return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = [csv], Png = [png] };
     }
 
@@ -101,12 +102,12 @@ public static class DeadlineReportWriter
     {
         var levels = result.Rows.Select(r => r.LoadLevel).Distinct().Order().ToArray();
         var algorithms = result.Rows.Select(r => r.Configuration).Distinct().ToList();
-        var legend = algorithms.Select((name, i) => (name, ReportFigures.ColorOf(i))).ToList();
+        var legend = algorithms.Select((name, i) => (name, SeriesPalette.Of(i))).ToList();
         FigurePanel Panel(string name, Func<DeadlineExperimentRow, double> value) => new(
             name,
             [.. algorithms.Select((algorithm, i) => new ChartSeries(
                 algorithm,
-                ReportFigures.ColorOf(i),
+                SeriesPalette.Of(i),
                 levels,
                 [.. levels.Select(level => Math.Max(0.01, value(result[level, algorithm])))]))],
             "no completed requests");
@@ -114,7 +115,7 @@ public static class DeadlineReportWriter
             "deadline-lnd",
             "Latency normalised by deadline (LND = latency / deadline; 1 = just in time)",
             result.ClosedLoop ? "clients" : "speed-up",
-            "LND",
+            "LND (latency / deadline, log scale)",
             AxisScale.Logarithmic,
             [Panel("mean", r => r.LndMean), Panel("p95", r => r.LndP95), Panel("p99", r => r.LndP99)],
             legend,
@@ -122,7 +123,7 @@ public static class DeadlineReportWriter
             []);
     }
 
-    private static string Html(DeadlineExperimentResult result, string title, string svg)
+    private static string Html(DeadlineExperimentResult result, string title, string figure)
     {
         var text = new StringBuilder();
         var level = result.ClosedLoop ? "# Clients" : "Speed-up";
@@ -141,7 +142,7 @@ public static class DeadlineReportWriter
                 $"<tr><td>{(first ? row.LoadLevel.ToString("0.##", CultureInfo.InvariantCulture) : string.Empty)}</td><td>{E(row.Configuration)}</td><td>{row.LndMean:0.00}</td><td>{row.LndP95:0.00}</td><td>{row.LndP99:0.00}</td><td>{row.DropFraction:P1}</td><td>{row.LateFraction:P1}</td><td>{row.Offered:N0}</td></tr>\n");
         }
 
-        text.Append("</table>\n<h2>LND per load level</h2>\n").Append(svg);
+        text.Append("</table>\n<h2>LND per load level</h2>\n").Append(figure);
         text.Append("<p>Files beside this page: deadline.csv, deadline.json, deadline-lnd.png.</p>\n</body></html>\n");
         return text.ToString();
     }

@@ -14,4 +14,16 @@ public sealed class ReportOptions
     /// <summary>Gets or sets a value indicating whether the figures are also written as PNG files.</summary>
     /// <value><see langword="true"/>.</value>
     public bool WritePng { get; set; } = true;
+
+    /// <summary>Gets or sets how the runs ran, for the report's wording: <c>simulated</c> or <c>live</c>.</summary>
+    /// <value><c>simulated</c>.</value>
+    public string Runner { get; set; } = "simulated";
+
+    /// <summary>
+    /// Gets or sets why the report is partial (the run was stopped by Ctrl-C, say, and which configurations did not run);
+    /// the HTML opens with it and <c>results.json</c> carries it. A run with <see cref="Simulation.Topology.TopologyRunResult.Interrupted"/>
+    /// set marks the report partial even without it.
+    /// </summary>
+    /// <value>None: complete, unless a run says otherwise.</value>
+    public string? Partial { get; set; }
 }

@@ -5,7 +5,6 @@ using System.Text.Json;
 using Cicero.Emulator.Reports.Charts;
 using Cicero.Emulator.Reports.Csv;
 using Cicero.Emulator.Reports.Html;
-using Cicero.Emulator.Reports.Imaging;
 using Cicero.Emulator.Reports.Json;
 using Cicero.Emulator.Simulation.Topology;
 
@@ -13,8 +12,8 @@ namespace Cicero.Emulator.Reports;
 
 /// <summary>
 /// Writes the report of one scenario's runs (one <see cref="TopologyRunResult"/> per configuration) into a folder:
-/// CSV tables, <c>results.json</c>, a self-contained <c>report.html</c> with inline SVG charts, and the same charts as
-/// PNG files. The layout is described in docs/emulator.md.
+/// CSV tables, <c>results.json</c>, a self-contained <c>report.html</c> (the charts inline as PNG data), and the
+/// same charts as PNG files (ScottPlot). The layout is described in docs/emulator.md.
 /// </summary>
 /// <remarks>
 /// Every file depends only on the runs and the options, never on the host or the clock, so the same runs give the
@@ -63,20 +62,19 @@ public static class ReportWriter
             csv.Add(WriteText(folder, name, table.ToString()));
         }
 
-        var document = new ReportDocument { Scenario = runs[0].Scenario, Definition = options.Scenario, Runs = runs };
+        var document = new ReportDocument { Scenario = runs[0].Scenario, Definition = options.Scenario, Runs = runs, Partial = PartialNote(runs, options) };
         var json = WriteText(folder, JsonFileName, JsonSerializer.Serialize(document, ReportJsonContext.Default.ReportDocument));
 
-        var figures = new List<(Figure, string)>();
+        var figures = new List<(Figure, byte[])>();
         var png = new List<string>();
         foreach (var figure in ReportFigures.Build(runs))
         {
-            var svg = new SvgCanvas(FigureRenderer.Width, FigureRenderer.Height, figure.Title);
-            FigureRenderer.Render(figure, svg);
-            figures.Add((figure, svg.Complete()));
+            var bytes = FigureRenderer.RenderPng(figure);
+            figures.Add((figure, bytes));
             if (options.WritePng)
             {
                 var path = Path.Combine(folder, figure.Id + ".png");
-                File.WriteAllBytes(path, RenderPng(figure));
+                File.WriteAllBytes(path, bytes);
                 png.Add(path);
             }
         }
@@ -85,16 +83,15 @@ public static class ReportWriter
         names.AddRange(csv.Select(Path.GetFileName)!);
         names.Add(JsonFileName);
         names.AddRange(png.Select(Path.GetFileName)!);
-        var html = WriteText(folder, HtmlFileName, HtmlReport.Build(runs, figures, options.Scenario, names));
+        var html = WriteText(folder, HtmlFileName, HtmlReport.Build(runs, figures, options, names));
         return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = csv, Png = png };
     }
 
-    /// <summary>Renders one figure as PNG bytes.</summary>
-    internal static byte[] RenderPng(Figure figure)
+    /// <summary>Gets why the report is partial: the options' note, or the configurations whose runs were stopped.</summary>
+    internal static string? PartialNote(IReadOnlyList<TopologyRunResult> runs, ReportOptions options)
     {
-        var image = new RgbImage(FigureRenderer.Width, FigureRenderer.Height, Rgb.White);
-        FigureRenderer.Render(figure, new RasterCanvas(image));
-        return PngEncoder.Encode(image);
+        var stopped = runs.Where(static r => r.Interrupted).Select(static r => r.Configuration).ToList();
+        return options.Partial ?? (stopped.Count == 0 ? null : $"stopped early under {string.Join(", ", stopped)}");
     }
 
     internal static string WriteText(string folder, string name, string text)

@@ -1,173 +1,313 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Emulator.Reports.Imaging;
+using System.Globalization;
+using ScottPlot;
+using SkiaSharp;
 
 namespace Cicero.Emulator.Reports.Charts;
 
 /// <summary>
-/// Lays a <see cref="Figure"/> out on a canvas: title, a row of panels sharing both axes, axis labels and a legend.
-/// Text sizes follow the bitmap font (<see cref="BitmapFont"/>: 6 pixels per character at scale 1), so every label
-/// fits in the PNG; the SVG's proportional font is narrower and fits too.
+/// Draws a <see cref="Figure"/> with ScottPlot: a title and a shared legend on top, then a grid of panels (ScottPlot
+/// plots) sharing both axes, rendered at twice the logical size for high-DPI screens and print.
 /// </summary>
+/// <remarks>
+/// Log axes plot log10 of the values with decade ticks labelled in the values' units, ScottPlot's usual way; NaN values
+/// are gaps (each run of finite values is its own line). A panel names the series drawn on top of each other
+/// (<see cref="SeriesOverlap"/>), so no line is hidden without a note.
+/// </remarks>
 internal static class FigureRenderer
 {
-    public const int Width = 1200;
-    public const int Height = 440;
+    /// <summary>Pixels per logical pixel of the PNG.</summary>
+    public const int Scale = 2;
 
-    private const int LabelScale = 2;
-    private const int TitleScale = 3;
-    private const double StrokeWidth = 1.6;
+    /// <summary>The logical width of a figure of up to three columns.</summary>
+    public const int MinimumWidth = 1200;
 
-    private static readonly Rgb Ink = Rgb.Parse("#222222");
-    private static readonly Rgb Muted = Rgb.Parse("#777777");
-    private static readonly Rgb Grid = Rgb.Parse("#e4e4e4");
-    private static readonly Rgb Frame = Rgb.Parse("#999999");
-    private static readonly Rgb Marker = Rgb.Parse("#b0b0b0");
+    private const int PanelWidth = 400;
+    private const int TitleHeight = 34;
+    private const int LegendRowHeight = 22;
+    private const float TitleSize = 18;
+    private const float TextSize = 13;
 
-    /// <summary>Draws <paramref name="figure"/> on <paramref name="canvas"/>, which is <see cref="Width"/> × <see cref="Height"/>.</summary>
-    public static void Render(Figure figure, IChartCanvas canvas)
+    private static readonly string[] SansFamilies = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "Arial", "Helvetica"];
+
+    /// <summary>Gets the logical height of one row of panels for <paramref name="figure"/>: shorter rows for tall grids.</summary>
+    public static int PanelHeight(Figure figure) => Rows(figure) > 2 ? 190 : 340;
+
+    /// <summary>Gets the figure's logical size (the PNG is <see cref="Scale"/> times larger).</summary>
+    public static (int Width, int Height) Size(Figure figure)
     {
         ArgumentNullException.ThrowIfNull(figure);
-        ArgumentNullException.ThrowIfNull(canvas);
-        canvas.FillRectangle(0, 0, Width, Height, Rgb.White);
-        // A title too long for the large font gets the label font rather than being cut off.
-        var titleScale = BitmapFont.MeasureWidth(figure.Title, TitleScale) <= Width - 24 ? TitleScale : LabelScale;
-        canvas.Text(Width / 2.0, 22, figure.Title, titleScale, Ink, TextAnchor.Middle);
-
-        var x = ChartAxis.Linear(figure.XMax, 6, roundUp: false);
-        var y = YAxis(figure);
-        const double left = 34;
-        const double right = Width - 12;
-        const double top = 48;
-        const double bottom = Height - 62;
-        var panelWidth = (right - left) / Math.Max(1, figure.Panels.Count);
-        for (var p = 0; p < figure.Panels.Count; p++)
-        {
-            var panelLeft = left + (p * panelWidth);
-            var plot = new PlotArea(panelLeft + 70, top + 28, panelLeft + panelWidth - 14, bottom - 24);
-            DrawPanel(canvas, figure, figure.Panels[p], plot, x, y);
-            canvas.Text((plot.Left + plot.Right) / 2, top + 10, figure.Panels[p].Title, LabelScale, Ink, TextAnchor.Middle);
-        }
-
-        var yLabelScale = BitmapFont.MeasureWidth(figure.YLabel, LabelScale) <= bottom - top ? LabelScale : 1;
-        canvas.Text(14, (top + bottom) / 2, figure.YLabel, yLabelScale, Ink, TextAnchor.Middle, vertical: true);
-        canvas.Text((left + right) / 2, Height - 42, figure.XLabel, LabelScale, Ink, TextAnchor.Middle);
-        DrawLegend(canvas, figure.Legend);
+        var width = Math.Max(MinimumWidth, figure.Columns * PanelWidth);
+        return (width, HeaderHeight(figure, width) + (Rows(figure) * PanelHeight(figure)));
     }
 
-    private static ChartAxis YAxis(Figure figure)
+    /// <summary>Renders the figure as PNG bytes; the same figure gives the same bytes.</summary>
+    public static byte[] RenderPng(Figure figure)
     {
-        var min = double.PositiveInfinity;
-        var max = 0.0;
-        foreach (var panel in figure.Panels)
+        ArgumentNullException.ThrowIfNull(figure);
+        var (width, height) = Size(figure);
+        var font = FontFamily();
+        using var surface = SKSurface.Create(new SKImageInfo(width * Scale, height * Scale, SKColorType.Rgba8888, SKAlphaType.Premul));
+        var canvas = surface.Canvas;
+        canvas.Clear(SKColors.White);
+        var header = HeaderHeight(figure, width);
+        DrawHeader(canvas, figure, width, font);
+
+        var (yMin, yMax) = YLimits(figure);
+        var columns = figure.Columns;
+        var panelWidth = width / (double)columns;
+        var panelHeight = PanelHeight(figure);
+        for (var p = 0; p < figure.Panels.Count; p++)
         {
-            foreach (var series in panel.Series)
+            var plot = BuildPlot(figure, figure.Panels[p], yMin, yMax, font, bottomRow: p / columns == Rows(figure) - 1, leftColumn: p % columns == 0);
+            var left = (float)(p % columns * panelWidth * Scale);
+            var top = (float)(header + (p / columns * panelHeight)) * Scale;
+            plot.Render(canvas, new PixelRect(left, left + (float)(panelWidth * Scale), top + (panelHeight * Scale), top));
+        }
+
+        using var image = surface.Snapshot();
+        using var data = image.Encode(SKEncodedImageFormat.Png, 100);
+        return data.ToArray();
+    }
+
+    private static int Rows(Figure figure) => Math.Max(1, (figure.Panels.Count + figure.Columns - 1) / figure.Columns);
+
+    private static int HeaderHeight(Figure figure, int width) =>
+        TitleHeight + (LegendRows(figure, width) * LegendRowHeight) + (figure.Caption is null ? 0 : LegendRowHeight) + 6;
+
+    private static int LegendRows(Figure figure, int width)
+    {
+        var rows = figure.Legend.Count == 0 ? 0 : 1;
+        var x = 12.0;
+        foreach (var (name, _) in figure.Legend)
+        {
+            var entry = LegendEntryWidth(name);
+            if (x + entry > width - 12 && x > 12)
             {
-                foreach (var value in series.Ys)
+                rows++;
+                x = 12;
+            }
+
+            x += entry;
+        }
+
+        return rows;
+    }
+
+    private static double LegendEntryWidth(string name) => 52 + (8.0 * name.Length);
+
+    private static void DrawHeader(SKCanvas canvas, Figure figure, int width, string font)
+    {
+        using var typeface = SKTypeface.FromFamilyName(font);
+        using var bold = SKTypeface.FromFamilyName(font, SKFontStyle.Bold);
+        using var titleFont = new SKFont(bold, TitleSize * Scale);
+        using var textFont = new SKFont(typeface, TextSize * Scale);
+        using var ink = new SKPaint { Color = new SKColor(0x22, 0x22, 0x22), IsAntialias = true };
+        canvas.DrawText(figure.Title, width * Scale / 2f, 24 * Scale, SKTextAlign.Center, titleFont, ink);
+
+        var y = TitleHeight + (LegendRowHeight / 2.0);
+        var x = 12.0;
+        foreach (var (name, style) in figure.Legend)
+        {
+            var entry = LegendEntryWidth(name);
+            if (x + entry > width - 12 && x > 12)
+            {
+                y += LegendRowHeight;
+                x = 12;
+            }
+
+            using var line = new SKPaint { Color = SKColor.Parse(style.Color), StrokeWidth = 2.5f * Scale, IsAntialias = true, Style = SKPaintStyle.Stroke };
+            if (style.Pattern != LineKind.Solid)
+            {
+                line.PathEffect = SKPathEffect.CreateDash(style.Pattern == LineKind.Dashed ? [8f * Scale, 4f * Scale] : [2f * Scale, 3f * Scale], 0);
+            }
+
+            canvas.DrawLine((float)x * Scale, (float)y * Scale, (float)(x + 30) * Scale, (float)y * Scale, line);
+            using var marker = new SKPaint { Color = SKColor.Parse(style.Color), IsAntialias = true };
+            canvas.DrawCircle((float)(x + 15) * Scale, (float)y * Scale, 3f * Scale, marker);
+            canvas.DrawText(name, (float)(x + 36) * Scale, (float)(y + 4.5) * Scale, SKTextAlign.Left, textFont, ink);
+            x += entry;
+        }
+
+        if (figure.Caption is { } caption)
+        {
+            using var muted = new SKPaint { Color = new SKColor(0x55, 0x55, 0x55), IsAntialias = true };
+            canvas.DrawText(caption, 12 * Scale, (float)(y + LegendRowHeight + 4) * Scale, SKTextAlign.Left, textFont, muted);
+        }
+    }
+
+    private static Plot BuildPlot(Figure figure, FigurePanel panel, double yMin, double yMax, string font, bool bottomRow, bool leftColumn)
+    {
+        var plot = new Plot { ScaleFactor = Scale };
+        plot.Font.Set(font);
+        plot.Title(panel.Title, size: 14);
+        plot.Axes.Title.Label.Bold = true;
+        if (bottomRow)
+        {
+            plot.XLabel(figure.XLabel, size: 13);
+        }
+
+        if (leftColumn)
+        {
+            plot.YLabel(figure.YLabel, size: 13);
+        }
+
+        var log = figure.YScale == AxisScale.Logarithmic;
+        if (log)
+        {
+            var ticks = new ScottPlot.TickGenerators.NumericAutomatic
+            {
+                MinorTickGenerator = new ScottPlot.TickGenerators.LogMinorTickGenerator(),
+                IntegerTicksOnly = true,
+                LabelFormatter = static y => Format(Math.Pow(10, y)),
+            };
+            plot.Axes.Left.TickGenerator = ticks;
+        }
+        else
+        {
+            plot.Axes.Left.TickGenerator = new ScottPlot.TickGenerators.NumericAutomatic { LabelFormatter = Format };
+        }
+
+        plot.Grid.MajorLineColor = Color.FromHex("#e6e6e6");
+        foreach (var marker in figure.Markers)
+        {
+            var line = plot.Add.VerticalLine(marker, 1, Color.FromHex("#9a9a9a"), ScottPlot.LinePattern.Dashed);
+            line.ExcludeFromLegend = true;
+        }
+
+        var any = false;
+        foreach (var series in panel.Series)
+        {
+            any |= AddSeries(plot, series, log);
+        }
+
+        var note = !any ? panel.EmptyNote : panel.Note;
+        if (note is not null)
+        {
+            var annotation = plot.Add.Annotation(note, Alignment.UpperLeft);
+            annotation.LabelFontSize = 11;
+            annotation.LabelBackgroundColor = Colors.White.WithAlpha(0.85);
+            annotation.LabelBorderColor = Color.FromHex("#bbbbbb");
+            annotation.LabelShadowColor = Colors.Transparent;
+            annotation.LabelFontColor = Color.FromHex("#333333");
+        }
+
+        plot.Axes.SetLimits(figure.XMin, figure.XMax, log ? Math.Log10(yMin) : yMin, log ? Math.Log10(yMax) : yMax);
+        return plot;
+    }
+
+    private static bool AddSeries(Plot plot, ChartSeries series, bool log)
+    {
+        var any = false;
+        var xs = new List<double>();
+        var ys = new List<double>();
+        void Flush()
+        {
+            if (xs.Count == 0)
+            {
+                return;
+            }
+
+            var scatter = plot.Add.Scatter(xs.ToArray(), ys.ToArray(), Color.FromHex(series.Style.Color));
+            scatter.LineWidth = 2;
+            scatter.LinePattern = series.Style.Pattern switch
+            {
+                LineKind.Dashed => ScottPlot.LinePattern.Dashed,
+                LineKind.Dotted => ScottPlot.LinePattern.Dotted,
+                _ => ScottPlot.LinePattern.Solid,
+            };
+
+            // A marker on every point of a long series is a smear; a handful identify the line.
+            scatter.MarkerShape = xs.Count <= 40 ? series.Style.Marker : MarkerShape.None;
+            scatter.MarkerSize = 6;
+            if (xs.Count > 40 && series.Style.Marker != MarkerShape.None)
+            {
+                var step = Math.Max(1, xs.Count / 8);
+                var mx = new List<double>();
+                var my = new List<double>();
+                for (var i = step / 2; i < xs.Count; i += step)
                 {
-                    if (double.IsFinite(value) && value > 0)
-                    {
-                        min = Math.Min(min, value);
-                        max = Math.Max(max, value);
-                    }
+                    mx.Add(xs[i]);
+                    my.Add(ys[i]);
+                }
+
+                var markers = plot.Add.ScatterPoints(mx.ToArray(), my.ToArray(), Color.FromHex(series.Style.Color));
+                markers.MarkerShape = series.Style.Marker;
+                markers.MarkerSize = 7;
+            }
+
+            xs.Clear();
+            ys.Clear();
+        }
+
+        for (var i = 0; i < series.Xs.Length; i++)
+        {
+            var y = series.Ys[i];
+            if (!double.IsFinite(y) || (log && y <= 0))
+            {
+                Flush();
+                continue;
+            }
+
+            xs.Add(series.Xs[i]);
+            ys.Add(log ? Math.Log10(y) : y);
+            any = true;
+        }
+
+        Flush();
+        return any;
+    }
+
+    /// <summary>Gets the y axis' range shared by every panel: whole decades around the values on a log axis, zero to a bit above the largest on a linear one.</summary>
+    public static (double Min, double Max) YLimits(Figure figure)
+    {
+        ArgumentNullException.ThrowIfNull(figure);
+        var min = double.PositiveInfinity;
+        var max = double.NegativeInfinity;
+        foreach (var series in figure.Panels.SelectMany(static p => p.Series))
+        {
+            foreach (var y in series.Ys)
+            {
+                if (double.IsFinite(y) && (figure.YScale == AxisScale.Linear || y > 0))
+                {
+                    min = Math.Min(min, y);
+                    max = Math.Max(max, y);
                 }
             }
         }
 
-        return figure.YScale == AxisScale.Logarithmic ? ChartAxis.Logarithmic(min, max) : ChartAxis.Linear(max);
-    }
-
-    private static void DrawPanel(IChartCanvas canvas, Figure figure, FigurePanel panel, PlotArea plot, ChartAxis x, ChartAxis y)
-    {
-        foreach (var tick in y.Ticks)
+        if (figure.YScale == AxisScale.Logarithmic)
         {
-            var py = plot.Y(y, tick);
-            canvas.Line(plot.Left, py, plot.Right, py, Grid, 1);
-            canvas.Text(plot.Left - 6, py, ChartAxis.Format(tick), LabelScale, Muted, TextAnchor.End);
-        }
-
-        foreach (var tick in x.Ticks)
-        {
-            var px = plot.X(x, tick);
-            canvas.Line(px, plot.Bottom, px, plot.Bottom + 4, Frame, 1);
-            canvas.Text(px, plot.Bottom + 14, ChartAxis.Format(tick), LabelScale, Muted, TextAnchor.Middle);
-        }
-
-        foreach (var marker in figure.Markers)
-        {
-            var px = plot.X(x, marker);
-            canvas.Line(px, plot.Top, px, plot.Bottom, Marker, 1, dashed: true);
-        }
-
-        var drewAny = false;
-        foreach (var series in panel.Series)
-        {
-            drewAny |= DrawSeries(canvas, series, plot, x, y);
-        }
-
-        if (!drewAny)
-        {
-            canvas.Text((plot.Left + plot.Right) / 2, (plot.Top + plot.Bottom) / 2, panel.EmptyNote, LabelScale, Muted, TextAnchor.Middle);
-        }
-
-        // The frame goes last so lines at the axis limits do not cover it.
-        canvas.Line(plot.Left, plot.Top, plot.Left, plot.Bottom, Frame, 1);
-        canvas.Line(plot.Left, plot.Bottom, plot.Right, plot.Bottom, Frame, 1);
-    }
-
-    /// <summary>Draws the runs of consecutive finite points as polylines; returns whether any point was drawn.</summary>
-    private static bool DrawSeries(IChartCanvas canvas, ChartSeries series, PlotArea plot, ChartAxis x, ChartAxis y)
-    {
-        var xs = new double[series.Xs.Length];
-        var ys = new double[series.Xs.Length];
-        var run = 0;
-        var drew = false;
-        for (var i = 0; i <= series.Xs.Length; i++)
-        {
-            var value = i < series.Xs.Length ? series.Ys[i] : double.NaN;
-            var gap = !double.IsFinite(value) || (y.Scale == AxisScale.Logarithmic && value <= 0);
-            if (!gap)
+            if (!double.IsFinite(min))
             {
-                xs[run] = plot.X(x, series.Xs[i]);
-                ys[run] = plot.Y(y, value);
-                run++;
-                continue;
+                return (1, 10);
             }
 
-            if (run > 0)
-            {
-                canvas.Polyline(xs.AsSpan(0, run), ys.AsSpan(0, run), series.Color, StrokeWidth);
-                drew = true;
-                run = 0;
-            }
+            var low = Math.Floor(Math.Log10(min));
+            var high = Math.Ceiling(Math.Log10(max));
+            return (Math.Pow(10, low), Math.Pow(10, high > low ? high : low + 1));
         }
 
-        return drew;
+        return (Math.Min(0, double.IsFinite(min) ? min : 0), double.IsFinite(max) && max > 0 ? max * 1.08 : 1);
     }
 
-    private static void DrawLegend(IChartCanvas canvas, IReadOnlyList<(string Name, Rgb Color)> legend)
+    /// <summary>Formats a tick value compactly: 0.5, 20, 1.5k, 2M.</summary>
+    public static string Format(double value)
     {
-        var widths = 0;
-        foreach (var (name, _) in legend)
+        var magnitude = Math.Abs(value);
+        return magnitude switch
         {
-            widths += 28 + BitmapFont.MeasureWidth(name, LabelScale) + 24;
-        }
-
-        var cursor = Math.Max(12, (Width - widths) / 2.0);
-        const double y = Height - 16;
-        foreach (var (name, color) in legend)
-        {
-            canvas.Line(cursor, y, cursor + 22, y, color, 4);
-            canvas.Text(cursor + 28, y, name, LabelScale, Ink, TextAnchor.Start);
-            cursor += 28 + BitmapFont.MeasureWidth(name, LabelScale) + 24;
-        }
+            >= 1e6 => (value / 1e6).ToString("0.##", CultureInfo.InvariantCulture) + "M",
+            >= 1e4 => (value / 1e3).ToString("0.##", CultureInfo.InvariantCulture) + "k",
+            >= 1 or 0 => value.ToString("0.##", CultureInfo.InvariantCulture),
+            _ => value.ToString("0.###", CultureInfo.InvariantCulture),
+        };
     }
 
-    /// <summary>A panel's plotting rectangle and the mapping of data to pixels.</summary>
-    private readonly record struct PlotArea(double Left, double Top, double Right, double Bottom)
+    private static string FontFamily()
     {
-        public double X(ChartAxis axis, double value) => Left + (axis.Fraction(value) * (Right - Left));
-
-        public double Y(ChartAxis axis, double value) => Bottom - (axis.Fraction(value) * (Bottom - Top));
+        var families = SKFontManager.Default.FontFamilies.ToHashSet(StringComparer.OrdinalIgnoreCase);
+        return SansFamilies.FirstOrDefault(families.Contains) ?? Fonts.Default;
     }
 }

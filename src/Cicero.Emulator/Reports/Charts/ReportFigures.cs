@@ -1,25 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Emulator.Reports.Imaging;
 using Cicero.Emulator.Simulation.Topology;
 
 namespace Cicero.Emulator.Reports.Charts;
 
 /// <summary>
-/// Builds the report's figures from the runs of one scenario: latency and throughput per second per workflow, and
-/// Σσ per workflow at each tier (Figure 5.9's quantity), one panel per configuration.
+/// Builds the report's figures from the runs of one scenario: latency and throughput per second per workflow (one
+/// panel per configuration), and at each tier Σσ per workflow against the workflow's offered load (Figure 5.9's
+/// quantity; one panel per workflow and configuration with rate control), so a reader sees where rate control binds.
 /// </summary>
 internal static class ReportFigures
 {
-    // Tableau 10: distinct hues that survive the thin lines of a chart and print in greyscale as different shades.
-    private static readonly Rgb[] Palette =
-    [
-        Rgb.Parse("#4e79a7"), Rgb.Parse("#f28e2b"), Rgb.Parse("#e15759"), Rgb.Parse("#76b7b2"), Rgb.Parse("#59a14f"),
-        Rgb.Parse("#edc948"), Rgb.Parse("#b07aa1"), Rgb.Parse("#ff9da7"), Rgb.Parse("#9c755f"), Rgb.Parse("#bab0ac"),
-    ];
-
-    /// <summary>Gets the colour of the workflow at <paramref name="index"/> in <see cref="WorkflowNames"/>.</summary>
-    public static Rgb ColorOf(int index) => Palette[index % Palette.Length];
+    /// <summary>Gets the style of the workflow at <paramref name="index"/> in <see cref="WorkflowNames"/>.</summary>
+    public static SeriesStyle StyleOf(int index) => SeriesPalette.Of(index);
 
     /// <summary>Gets every workflow in the order they first appear in the runs.</summary>
     public static List<string> WorkflowNames(IReadOnlyList<TopologyRunResult> runs)
@@ -58,19 +51,15 @@ internal static class ReportFigures
     }
 
     /// <summary>
-    /// Builds every figure: latency, throughput, then one Σσ figure per tier with rate samples. Σσ is drawn on a log
-    /// scale: the rates of unconstrained workflows keep climbing while a throttled one sits orders of magnitude lower.
+    /// Builds every figure: latency, throughput, then one Σσ figure per tier with rate samples. Latency, throughput and
+    /// Σσ are drawn on log axes: each spans decades within one run (a 0.5/s workflow beside 800/s ones, milliseconds
+    /// beside the RPC timeout).
     /// </summary>
     public static List<Figure> Build(IReadOnlyList<TopologyRunResult> runs)
     {
         ArgumentNullException.ThrowIfNull(runs);
         var workflows = WorkflowNames(runs);
-        var legend = new List<(string, Rgb)>();
-        for (var w = 0; w < workflows.Count; w++)
-        {
-            legend.Add((workflows[w], ColorOf(w)));
-        }
-
+        var legend = workflows.Select(static (w, i) => (w, StyleOf(i))).ToList();
         var xMax = 1.0;
         foreach (var run in runs)
         {
@@ -80,22 +69,27 @@ internal static class ReportFigures
         List<double> markers = runs.Count == 0 ? [] : [runs[0].WarmUpSeconds, runs[0].DurationSeconds];
         var figures = new List<Figure>
         {
-            new(
+            WithOverlapNotes(new(
                 "latency", "Latency: mean of the requests completed each second", "time (s)", "latency (ms, log scale)",
-                AxisScale.Logarithmic, Panels(runs, workflows, static s => s.MeanLatencyMs ?? double.NaN, "nothing completed"), legend, xMax, markers),
-            new(
-                "throughput", "Throughput: requests completed each second", "time (s)", "completed per second",
-                AxisScale.Linear, Panels(runs, workflows, static s => s.Completed, "nothing completed"), legend, xMax, markers),
+                AxisScale.Logarithmic, Panels(runs, workflows, static s => s.MeanLatencyMs ?? double.NaN, "nothing completed"), legend, xMax, markers)),
+            WithOverlapNotes(new(
+                "throughput", "Throughput: requests completed each second", "time (s)", "completed (requests/s, log scale)",
+                AxisScale.Logarithmic, Panels(runs, workflows, static s => s.Completed, "nothing completed"), legend, xMax, markers)),
         };
 
         foreach (var service in RateServices(runs))
         {
-            figures.Add(new(
-                "sigma-" + service, $"Σσ at {service}: admission rate per workflow, summed over instances",
-                "time (s)", "requests/s (log scale)", AxisScale.Logarithmic, RatePanels(runs, workflows, service), legend, xMax, markers));
+            figures.Add(SigmaFigure(runs, workflows, service, xMax, markers));
         }
 
         return figures;
+    }
+
+    private static Figure WithOverlapNotes(Figure figure)
+    {
+        var (min, max) = FigureRenderer.YLimits(figure);
+        var span = figure.YScale == AxisScale.Logarithmic ? Math.Log10(max) - Math.Log10(min) : max - min;
+        return figure with { Panels = [.. figure.Panels.Select(p => p with { Note = SeriesOverlap.Note(p.Series, figure.YScale, span) })] };
     }
 
     private static List<FigurePanel> Panels(IReadOnlyList<TopologyRunResult> runs, List<string> workflows, Func<WorkflowSecond, double> value, string emptyNote)
@@ -106,19 +100,8 @@ internal static class ReportFigures
             var series = new List<ChartSeries>();
             for (var w = 0; w < workflows.Count; w++)
             {
-                var xs = new List<double>();
-                var ys = new List<double>();
-                foreach (var second in run.TimeSeries)
-                {
-                    if (second.Workflow == workflows[w])
-                    {
-                        // A bin covers [s, s + 1): plot it at its middle.
-                        xs.Add(second.Second + 0.5);
-                        ys.Add(value(second));
-                    }
-                }
-
-                series.Add(new ChartSeries(workflows[w], ColorOf(w), [.. xs], [.. ys]));
+                var (xs, ys) = PerSecond(run, workflows[w], value);
+                series.Add(new ChartSeries(workflows[w], StyleOf(w), xs, ys));
             }
 
             panels.Add(new FigurePanel(run.Configuration, series, emptyNote));
@@ -127,13 +110,41 @@ internal static class ReportFigures
         return panels;
     }
 
-    private static List<FigurePanel> RatePanels(IReadOnlyList<TopologyRunResult> runs, List<string> workflows, string service)
+    private static (double[] Xs, double[] Ys) PerSecond(TopologyRunResult run, string workflow, Func<WorkflowSecond, double> value)
     {
-        var panels = new List<FigurePanel>();
-        foreach (var run in runs)
+        var xs = new List<double>();
+        var ys = new List<double>();
+        foreach (var second in run.TimeSeries)
         {
-            var series = new List<ChartSeries>();
-            for (var w = 0; w < workflows.Count; w++)
+            if (second.Workflow == workflow)
+            {
+                // A bin covers [s, s + 1): plot it at its middle.
+                xs.Add(second.Second + 0.5);
+                ys.Add(value(second));
+            }
+        }
+
+        return ([.. xs], [.. ys]);
+    }
+
+    private static Figure SigmaFigure(IReadOnlyList<TopologyRunResult> runs, List<string> workflows, string service, double xMax, List<double> markers)
+    {
+        // A run without rate control has σ = ∞ everywhere: a panel of it would be empty, so it is named, not drawn.
+        var limitedRuns = runs.Where(r => r.Rates.Any(s => s.Service == service)).ToList();
+        var unlimitedRuns = runs.Where(r => !limitedRuns.Contains(r)).Select(static r => r.Configuration).ToList();
+        var shown = new List<int>();
+        for (var w = 0; w < workflows.Count; w++)
+        {
+            if (limitedRuns.Any(r => r.Rates.Any(s => s.Service == service && s.Workflow == workflows[w] && s.TotalRate is not null)))
+            {
+                shown.Add(w);
+            }
+        }
+
+        var panels = new List<FigurePanel>();
+        foreach (var w in shown)
+        {
+            foreach (var run in limitedRuns)
             {
                 var xs = new List<double>();
                 var ys = new List<double>();
@@ -147,13 +158,45 @@ internal static class ReportFigures
                     }
                 }
 
-                series.Add(new ChartSeries(workflows[w], ColorOf(w), [.. xs], [.. ys]));
+                var (offeredXs, offeredYs) = PerSecond(run, workflows[w], static s => s.Offered);
+                panels.Add(new FigurePanel(
+                    $"{workflows[w]} under {run.Configuration}",
+                    [new ChartSeries("Σσ of " + workflows[w], StyleOf(w), [.. xs], [.. ys]), new ChartSeries("offered", SeriesStyle.Reference, offeredXs, offeredYs)],
+                    "σ = ∞ throughout"));
             }
-
-            var note = run.Rates.Count == 0 ? "σ = ∞ (no rate control)" : "σ = ∞ throughout";
-            panels.Add(new FigurePanel(run.Configuration, series, note));
         }
 
-        return panels;
+        if (shown.Count == 0)
+        {
+            panels.AddRange(limitedRuns.Select(static r => new FigurePanel(r.Configuration, [], "σ = ∞ throughout")));
+        }
+
+        var notes = new List<string>();
+        if (unlimitedRuns.Count > 0)
+        {
+            notes.Add("no rate control (σ = ∞) under " + string.Join(", ", unlimitedRuns));
+        }
+
+        var neverLimited = workflows.Where((_, w) => !shown.Contains(w)).ToList();
+        if (neverLimited.Count > 0)
+        {
+            notes.Add("never limited at " + service + ": " + string.Join(", ", neverLimited));
+        }
+
+        var legend = shown.Select(w => ("Σσ of " + workflows[w], StyleOf(w))).Append(("offered load", SeriesStyle.Reference)).ToList();
+        return new Figure(
+            "sigma-" + service,
+            $"Σσ at {service}: admission rate per workflow (summed over instances) against its offered load",
+            "time (s)",
+            "requests/s (log scale)",
+            AxisScale.Logarithmic,
+            panels,
+            legend,
+            xMax,
+            markers)
+        {
+            Columns = Math.Max(1, limitedRuns.Count),
+            Caption = "Where Σσ falls below the dashed offered load, rate control binds." + (notes.Count > 0 ? " Not drawn: " + string.Join("; ", notes) + "." : string.Empty),
+        };
     }
 }

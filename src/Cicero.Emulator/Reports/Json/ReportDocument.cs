@@ -17,4 +17,7 @@ internal sealed class ReportDocument
     public ScenarioSpec? Definition { get; init; }
 
     public required IReadOnlyList<TopologyRunResult> Runs { get; init; }
+
+    /// <summary>Gets why the report is partial (stopped by Ctrl-C, say); absent when complete.</summary>
+    public string? Partial { get; init; }
 }

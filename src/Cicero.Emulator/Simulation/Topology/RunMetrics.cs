@@ -93,10 +93,16 @@ internal sealed class RunMetrics
         counts[reason] = counts.TryGetValue(reason, out var count) ? count + 1 : 1;
 }
 
-/// <summary>One workflow's counters.</summary>
-internal sealed class WorkflowCounters(WorkflowDef workflow)
+/// <summary>One workflow's counters; latencies as raw samples (the simulator's exact summaries) or in histograms (live runs, whose memory must not grow with their length).</summary>
+internal sealed class WorkflowCounters(WorkflowDef workflow, bool histograms = false)
 {
     public WorkflowDef Workflow { get; } = workflow;
+
+    /// <summary>Gets the measured completions' latencies in ms, when <c>histograms</c> was asked for.</summary>
+    public Measurement.LatencyRecorder? LatencyHistogram { get; } = histograms ? new Measurement.LatencyRecorder() : null;
+
+    /// <summary>Gets the measured completions' latencies normalised by deadline, when <c>histograms</c> was asked for.</summary>
+    public Measurement.LatencyRecorder? LndHistogram { get; } = histograms ? new Measurement.LatencyRecorder(resolution: 1e-6, highest: 1e6) : null;
 
     public long AllOffered { get; set; }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using Cicero.Emulator.Scenarios;
 
 namespace Cicero.Emulator.Simulation.Topology;
@@ -44,6 +45,10 @@ public sealed class TopologyRunResult
 
     /// <summary>Gets Σσ per service and workflow each second; empty without rate control.</summary>
     public required IReadOnlyList<TierRateSecond> Rates { get; init; }
+
+    /// <summary>Gets a value indicating whether the run was stopped early (Ctrl-C): it covers what ran until then, and every request offered still has its outcome.</summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingDefault)]
+    public bool Interrupted { get; init; }
 
     /// <summary>Gets the result of one workflow.</summary>
     /// <param name="workflow">The workflow's name.</param>

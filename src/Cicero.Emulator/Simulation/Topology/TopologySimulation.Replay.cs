@@ -43,7 +43,7 @@ public sealed partial class TopologySimulation
 
     private void ScheduleReplayArrival(TraceReplayDriver replay)
     {
-        if (!replay.Exhausted)
+        if (!replay.Exhausted && !Stopped)
         {
             Clock.ScheduleAt(Math.Max(Now, ToTicks(replay.ArrivalSeconds(replay.Peek))), OnReplayArrival, this);
         }
@@ -52,7 +52,7 @@ public sealed partial class TopologySimulation
     private void ReplayArrive()
     {
         var replay = _replay!;
-        if (replay.TryTake(out var request))
+        if (!Stopped && replay.TryTake(out var request))
         {
             OfferReplay(request, client: -1);
         }
@@ -62,7 +62,7 @@ public sealed partial class TopologySimulation
 
     private void ReplayClientSend(int client)
     {
-        if (_replay!.TryTake(out var request))
+        if (!Stopped && _replay!.TryTake(out var request))
         {
             OfferReplay(request, client);
         }

@@ -26,7 +26,10 @@ public sealed partial class TopologySimulation
             throw new ConservationException($"Conservation broken under configuration '{name}': {_inFlight} request(s) still in flight at the end of the run.");
         }
 
-        var window = _scenario.DurationSeconds - _scenario.WarmUpSeconds;
+        // The measured window: the scenario's, unless the run was stopped early or is a replay (Run sets the end then).
+        var window = _replay is null && !Stopped
+            ? _scenario.DurationSeconds - _scenario.WarmUpSeconds
+            : (WindowEndTicks - WindowStartTicks) / (double)TimeSpan.TicksPerSecond;
         var workflows = new List<WorkflowRunResult>();
         var series = new List<WorkflowSecond>();
         foreach (var counters in _metrics.Workflows)
@@ -78,6 +81,7 @@ public sealed partial class TopologySimulation
             Resources = Utilizations(),
             TimeSeries = series,
             Rates = _rates,
+            Interrupted = Stopped,
         };
     }
 

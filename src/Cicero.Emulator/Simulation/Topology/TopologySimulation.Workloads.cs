@@ -44,6 +44,11 @@ public sealed partial class TopologySimulation
 
     private void Arrive(OpenWorkload workload)
     {
+        if (Stopped)
+        {
+            return;
+        }
+
         Offer(workload.Workflow, workload.Generator.Random, client: null);
         ScheduleArrival(workload);
     }
@@ -74,7 +79,7 @@ public sealed partial class TopologySimulation
 
     private void ClientSend(ClosedLoopClient client)
     {
-        if (!client.Active || Now >= _durationTicks)
+        if (!client.Active || Now >= _durationTicks || Stopped)
         {
             client.Busy = false;
             return;

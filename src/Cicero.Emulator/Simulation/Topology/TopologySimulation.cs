@@ -46,6 +46,7 @@ public sealed partial class TopologySimulation
     private readonly List<TierRateSecond> _rates = [];
     private readonly List<SimInstance> _cakeInstances = [];
     private readonly long _durationTicks;
+    private bool _stopRequested;
     private readonly long _controlIntervalTicks;
     private readonly TraceReplayDriver? _replay;
     private long _nextRequestId;
@@ -137,7 +138,17 @@ public sealed partial class TopologySimulation
 
     internal long WindowStartTicks { get; }
 
-    internal long WindowEndTicks { get; }
+    internal long WindowEndTicks { get; private set; }
+
+    /// <summary>Gets a value indicating whether no more requests are offered: <see cref="Stop"/> was called and the run saw it.</summary>
+    internal bool Stopped { get; private set; }
+
+    /// <summary>
+    /// Asks a running simulation to stop (Ctrl-C), from any thread: it offers no more requests, lets those in flight reach
+    /// their outcomes (at most the RPC timeout of virtual time, a fraction of a second of wall time) and returns a result
+    /// over what ran, with <see cref="TopologyRunResult.Interrupted"/> set.
+    /// </summary>
+    public void Stop() => Volatile.Write(ref _stopRequested, true);
 
     internal double? DefaultDeadlineMs { get; }
 
@@ -195,10 +206,23 @@ public sealed partial class TopologySimulation
         var limit = _replay is null ? _durationTicks + RpcTimeoutTicks + (4 * NetworkTicks) + TimeSpan.TicksPerSecond : long.MaxValue;
         while (Clock.TryRunNext(limit))
         {
-            if (_inFlight == 0 && (_replay is null ? Now >= _durationTicks : _replay.Exhausted))
+            if (!Stopped && Volatile.Read(ref _stopRequested))
+            {
+                // From now on nothing is offered; the measured window ends here.
+                Stopped = true;
+                WindowEndTicks = Math.Max(WindowStartTicks + 1, Math.Min(WindowEndTicks, Now));
+            }
+
+            if (_inFlight == 0 && (Stopped || (_replay is null ? Now >= _durationTicks : _replay.Exhausted)))
             {
                 break;
             }
+        }
+
+        if (_replay is not null)
+        {
+            // A replay measures its whole run: its length depends on the speed-up or the clients, not on the trace's span.
+            WindowEndTicks = Math.Max(WindowStartTicks + 1, Now);
         }
 
         return BuildResult();
