@@ -25,7 +25,7 @@ internal static class FigureRenderer
 
     private const int PanelWidth = 400;
     private const int TitleHeight = 34;
-    private const int LegendRowHeight = 22;
+    private const int LegendRowHeight = 26;
     private const float TitleSize = 18;
     private const float TextSize = 13;
 
@@ -63,7 +63,12 @@ internal static class FigureRenderer
             var plot = BuildPlot(figure, figure.Panels[p], yMin, yMax, font, bottomRow: p / columns == Rows(figure) - 1, leftColumn: p % columns == 0);
             var left = (float)(p % columns * panelWidth * Scale);
             var top = (float)(header + (p / columns * panelHeight)) * Scale;
-            plot.Render(canvas, new PixelRect(left, left + (float)(panelWidth * Scale), top + (panelHeight * Scale), top));
+            // A plot clears its whole canvas before drawing: clip it to its panel.
+            var rect = new PixelRect(left, left + (float)(panelWidth * Scale), top + (panelHeight * Scale), top);
+            canvas.Save();
+            canvas.ClipRect(new SKRect(rect.Left, rect.Top, rect.Right, rect.Bottom));
+            plot.Render(canvas, rect);
+            canvas.Restore();
         }
 
         using var image = surface.Snapshot();
@@ -95,7 +100,7 @@ internal static class FigureRenderer
         return rows;
     }
 
-    private static double LegendEntryWidth(string name) => 52 + (8.0 * name.Length);
+    private static double LegendEntryWidth(string name) => 60 + (8.5 * name.Length);
 
     private static void DrawHeader(SKCanvas canvas, Figure figure, int width, string font)
     {
@@ -106,30 +111,46 @@ internal static class FigureRenderer
         using var ink = new SKPaint { Color = new SKColor(0x22, 0x22, 0x22), IsAntialias = true };
         canvas.DrawText(figure.Title, width * Scale / 2f, 24 * Scale, SKTextAlign.Center, titleFont, ink);
 
-        var y = TitleHeight + (LegendRowHeight / 2.0);
-        var x = 12.0;
-        foreach (var (name, style) in figure.Legend)
+        // ScottPlot draws the legend (line, pattern and marker as in the panels) in a frameless plot of its own.
+        var legendRows = LegendRows(figure, width);
+        if (legendRows > 0)
         {
-            var entry = LegendEntryWidth(name);
-            if (x + entry > width - 12 && x > 12)
+            var legend = new Plot { ScaleFactor = Scale };
+            legend.Font.Set(font);
+            legend.Layout.Frameless();
+            legend.Axes.Frameless();
+            legend.HideGrid();
+            foreach (var (name, style) in figure.Legend)
             {
-                y += LegendRowHeight;
-                x = 12;
+                legend.Legend.ManualItems.Add(new LegendItem
+                {
+                    LabelText = name,
+                    LineColor = Color.FromHex(style.Color),
+                    LineWidth = 2,
+                    LinePattern = Pattern(style.Pattern),
+                    MarkerShape = style.Marker,
+                    MarkerFillColor = Color.FromHex(style.Color),
+                    MarkerLineColor = Color.FromHex(style.Color),
+                    MarkerSize = 7,
+                });
             }
 
-            using var line = new SKPaint { Color = SKColor.Parse(style.Color), StrokeWidth = 2.5f * Scale, IsAntialias = true, Style = SKPaintStyle.Stroke };
-            if (style.Pattern != LineKind.Solid)
-            {
-                line.PathEffect = SKPathEffect.CreateDash(style.Pattern == LineKind.Dashed ? [8f * Scale, 4f * Scale] : [2f * Scale, 3f * Scale], 0);
-            }
-
-            canvas.DrawLine((float)x * Scale, (float)y * Scale, (float)(x + 30) * Scale, (float)y * Scale, line);
-            using var marker = new SKPaint { Color = SKColor.Parse(style.Color), IsAntialias = true };
-            canvas.DrawCircle((float)(x + 15) * Scale, (float)y * Scale, 3f * Scale, marker);
-            canvas.DrawText(name, (float)(x + 36) * Scale, (float)(y + 4.5) * Scale, SKTextAlign.Left, textFont, ink);
-            x += entry;
+            legend.ShowLegend(Alignment.UpperLeft, Orientation.Horizontal);
+            legend.Legend.FontSize = TextSize;
+            legend.Legend.OutlineWidth = 0;
+            legend.Legend.Margin = new PixelPadding(4, 4, 0, 0);
+            legend.Legend.Padding = new PixelPadding(4, 4, 2, 2);
+            legend.Legend.ShadowColor = Colors.Transparent;
+            legend.Legend.BackgroundColor = Colors.White;
+            var top = TitleHeight * Scale;
+            var rect = new PixelRect(0, width * Scale, top + (legendRows * LegendRowHeight * Scale), top);
+            canvas.Save();
+            canvas.ClipRect(new SKRect(rect.Left, rect.Top, rect.Right, rect.Bottom));
+            legend.Render(canvas, rect);
+            canvas.Restore();
         }
 
+        var y = TitleHeight + ((legendRows - 0.5) * LegendRowHeight);
         if (figure.Caption is { } caption)
         {
             using var muted = new SKPaint { Color = new SKColor(0x55, 0x55, 0x55), IsAntialias = true };
@@ -211,12 +232,7 @@ internal static class FigureRenderer
 
             var scatter = plot.Add.Scatter(xs.ToArray(), ys.ToArray(), Color.FromHex(series.Style.Color));
             scatter.LineWidth = 2;
-            scatter.LinePattern = series.Style.Pattern switch
-            {
-                LineKind.Dashed => ScottPlot.LinePattern.Dashed,
-                LineKind.Dotted => ScottPlot.LinePattern.Dotted,
-                _ => ScottPlot.LinePattern.Solid,
-            };
+            scatter.LinePattern = Pattern(series.Style.Pattern);
 
             // A marker on every point of a long series is a smear; a handful identify the line.
             scatter.MarkerShape = xs.Count <= 40 ? series.Style.Marker : MarkerShape.None;
@@ -259,6 +275,13 @@ internal static class FigureRenderer
         return any;
     }
 
+    private static LinePattern Pattern(LineKind kind) => kind switch
+    {
+        LineKind.Dashed => LinePattern.Dashed,
+        LineKind.Dotted => LinePattern.Dotted,
+        _ => LinePattern.Solid,
+    };
+
     /// <summary>Gets the y axis' range shared by every panel: whole decades around the values on a log axis, zero to a bit above the largest on a linear one.</summary>
     public static (double Min, double Max) YLimits(Figure figure)
     {
@@ -299,7 +322,7 @@ internal static class FigureRenderer
         return magnitude switch
         {
             >= 1e6 => (value / 1e6).ToString("0.##", CultureInfo.InvariantCulture) + "M",
-            >= 1e4 => (value / 1e3).ToString("0.##", CultureInfo.InvariantCulture) + "k",
+            >= 1e3 => (value / 1e3).ToString("0.##", CultureInfo.InvariantCulture) + "k",
             >= 1 or 0 => value.ToString("0.##", CultureInfo.InvariantCulture),
             _ => value.ToString("0.###", CultureInfo.InvariantCulture),
         };
