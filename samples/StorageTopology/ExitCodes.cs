@@ -25,4 +25,10 @@ internal static class ExitCodes
 
     /// <summary>A trace file could not be read or imported (the message names the file, line and field).</summary>
     public const int InvalidTrace = 6;
+
+    /// <summary>An unexpected failure (a bug): the message names the exception; nothing reaches the user as a stack trace.</summary>
+    public const int InternalError = 7;
+
+    /// <summary>Stopped by Ctrl-C (SIGINT) or SIGTERM: the report covers what ran and is marked partial (128 + SIGINT, the shells' convention).</summary>
+    public const int Interrupted = 130;
 }

@@ -50,7 +50,9 @@ internal sealed class LiveRunner(IAnsiConsole console, LiveRunnerOptions options
 
     /// <summary>Runs the scenario's configurations one after another.</summary>
     /// <exception cref="ConservationException">A run lost a request.</exception>
-    public List<TopologyRunResult> Run(ScenarioSpec scenario)
+    /// <param name="scenario">The scenario.</param>
+    /// <param name="stop">Stops the run in progress (its result covers what ran) and skips the configurations after it.</param>
+    public List<TopologyRunResult> Run(ScenarioSpec scenario, CancellationToken stop)
     {
         var configurations = scenario.Configurations ?? [];
         var results = new List<TopologyRunResult>();
@@ -61,12 +63,13 @@ internal sealed class LiveRunner(IAnsiConsole console, LiveRunnerOptions options
             .Start(context =>
             {
                 var tasks = configurations.Select(c => context.AddTask(Markup.Escape(c.Name ?? "configuration"), autoStart: false, maxValue: scenario.DurationSeconds)).ToList();
-                for (var i = 0; i < configurations.Count; i++)
+                for (var i = 0; i < configurations.Count && !stop.IsCancellationRequested; i++)
                 {
                     var task = tasks[i];
                     task.StartTask();
                     var started = TimeProvider.System.GetTimestamp();
-                    var run = Task.Run(() => new LiveTopologyRunner(scenario, configurations[i], options: options).RunAsync());
+                    var configuration = configurations[i];
+                    var run = Task.Run(() => new LiveTopologyRunner(scenario, configuration, options: options).RunAsync(stop), CancellationToken.None);
                     while (!((IAsyncResult)run).AsyncWaitHandle.WaitOne(PollInterval))
                     {
                         task.Value = Math.Min(TimeProvider.System.GetElapsedTime(started).TotalSeconds, task.MaxValue * 0.999);

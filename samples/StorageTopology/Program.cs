@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.StorageTopology;
-using Spectre.Console;
 
 // No arguments: the embedded performance-isolation scenario, simulated, report in ./results/.
-var errors = AnsiConsole.Create(new AnsiConsoleSettings { Out = new AnsiConsoleOutput(Console.Error) });
-return StorageTopologyCommand.Create(AnsiConsole.Console, errors).Parse(args).Invoke();
+var console = ConsoleFactory.Create(Console.Out, Console.IsOutputRedirected, Environment.GetEnvironmentVariable);
+var errors = ConsoleFactory.Create(Console.Error, Console.IsErrorRedirected, Environment.GetEnvironmentVariable);
+return StorageTopologyCommand.Invoke(args, console, errors);

@@ -22,15 +22,15 @@ internal static class ReplayCommand
         var trace = new Option<string?>("--trace", "-t") { Description = "A Cicero trace (e.g. written by 'import')." };
         var format = new Option<string?>("--format", "-f") { Description = "Import on the fly instead: the public trace's format (" + string.Join(", ", TraceImport.Formats) + ")." };
         var input = new Option<string?>("--input", "-i") { Description = "Import on the fly instead: the public trace file." };
-        var speedUp = new Option<double>("--speed-up") { Description = "Open loop: arrivals this many times faster than recorded.", DefaultValueFactory = _ => 1 };
-        var clients = new Option<int?>("--closed-loop") { Description = "Closed loop with this many clients, each sending the next request in trace order when its previous one ends." };
+        var speedUp = OptionValues.Positive("--speed-up", "Open loop: arrivals this many times faster than recorded.", 1);
+        var clients = OptionValues.OptionalInt("--clients", "Closed loop with this many clients, each sending the next request in trace order when its previous one ends (instead of open loop at the recorded times).", minimum: 1);
         var runner = new Option<string>("--runner") { Description = "simulated or live.", DefaultValueFactory = _ => StorageTopologyCommand.Simulated };
         runner.AcceptOnlyFromAmong(StorageTopologyCommand.Simulated, StorageTopologyCommand.Live);
-        var seed = new Option<int?>("--seed") { Description = "The run's seed." };
+        var seed = OptionValues.OptionalInt("--seed", "The run's seed.");
         var output = new Option<string>("--output", "-o") { Description = "The report's folder.", DefaultValueFactory = _ => Path.Combine("results", "replay") };
         var command = new Command(
             "replay",
-            "Replays a trace on the default topology under 'baseline' (no rate control, FIFO, never drop early) and 'rc' (rate control, deadline-feasibility drops), open loop at the recorded times or closed loop, and writes the usual report.")
+            "Replays a trace on the default topology under 'baseline' (no rate control, FIFO, never drop early) and 'rc' (rate control, deadline-feasibility drops), open loop at the recorded times or closed loop (--clients), and writes the usual report.")
         {
             trace, format, input, speedUp, clients, runner, seed, output,
         };
@@ -55,11 +55,6 @@ internal static class ReplayCommand
             return CommandErrors.Report(errors, "Invalid options.", problem!, ExitCodes.InvalidCommandLine);
         }
 
-        if (!(speedUp > 0 && double.IsFinite(speedUp)) || clients is < 1)
-        {
-            return CommandErrors.Report(errors, "Invalid options.", "--speed-up must be a positive number and --closed-loop at least 1.", ExitCodes.InvalidCommandLine);
-        }
-
         ConfigurationSpec[] configurations =
         [
             new() { Name = "baseline", RateControl = false, Scheduler = SubtaskSchedulerNames.Fifo, DropPolicy = "never" },
@@ -68,6 +63,7 @@ internal static class ReplayCommand
         var started = TimeProvider.System.GetTimestamp();
         var results = new List<TopologyRunResult>();
         TraceReplayPlan plan;
+        using var stop = new StopSignal();
         try
         {
             plan = TraceReplayPlanner.Create(source!());
@@ -76,10 +72,16 @@ internal static class ReplayCommand
                 $"Replaying {plan.RequestCount:N0} requests of {plan.Workflows.Count} workflows, {(clients is { } n ? $"closed loop with {n} clients" : $"open loop at {speedUp:0.##}x")}, {runner}."));
             foreach (var configuration in configurations)
             {
-                results.Add(runner == StorageTopologyCommand.Live
-                    ? LiveTopologyRunner.ReplayAsync(plan, configuration, new LiveReplayOptions { ClosedLoopClients = clients, SpeedUp = speedUp }).GetAwaiter().GetResult()
-                    : SimulatedReplay.Run(plan, configuration, new SimulatedReplayOptions { ClosedLoopClients = clients ?? 0, SpeedUp = speedUp, Seed = seed }));
-                console.WriteLine($"{configuration.Name}: done");
+                if (stop.Token.IsCancellationRequested)
+                {
+                    break;
+                }
+
+                var result = runner == StorageTopologyCommand.Live
+                    ? LiveTopologyRunner.ReplayAsync(plan, configuration, new LiveReplayOptions { ClosedLoopClients = clients, SpeedUp = speedUp }, cancellationToken: stop.Token).GetAwaiter().GetResult()
+                    : SimulatedReplay.Run(plan, configuration, new SimulatedReplayOptions { ClosedLoopClients = clients ?? 0, SpeedUp = speedUp, Seed = seed }, cancellationToken: stop.Token);
+                results.Add(result);
+                console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{configuration.Name}: {result.Requests:N0} requests in {result.EndSeconds:0.0} s{(result.Interrupted ? " (stopped)" : string.Empty)}"));
             }
         }
         catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
@@ -91,13 +93,19 @@ internal static class ReplayCommand
             return CommandErrors.Report(errors, "A run failed its conservation check.", ex.Message, ExitCodes.RunFailed);
         }
 
+        var partial = PartialRun.Describe(stop, configurations.Select(static c => c.Name!), results);
+        if (results.Count == 0)
+        {
+            return CommandErrors.Report(errors, "Stopped before any run started.", partial ?? "No report was written.", ExitCodes.Interrupted);
+        }
+
         try
         {
-            var files = ReportWriter.Write(results, output, new ReportOptions { Scenario = plan.Scenario });
+            var files = ReportWriter.Write(results, output, new ReportOptions { Scenario = plan.Scenario, Runner = runner, Partial = partial });
             console.Write(ResultTable.Build(results));
             console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Ran in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
             console.WriteLine("Report: " + files.Html);
-            return ExitCodes.Success;
+            return PartialRun.Finish(errors, partial);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

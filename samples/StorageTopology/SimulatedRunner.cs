@@ -21,7 +21,9 @@ internal sealed class SimulatedRunner(IAnsiConsole console)
 
     /// <summary>Runs the scenario; returns one result per configuration and the wall time of each run.</summary>
     /// <exception cref="ConservationException">A run lost a request.</exception>
-    public (List<TopologyRunResult> Results, List<TimeSpan> WallTimes) Run(ScenarioSpec scenario)
+    /// <param name="scenario">The scenario.</param>
+    /// <param name="stop">Stops the run in progress (its result covers what ran) and skips the configurations after it.</param>
+    public (List<TopologyRunResult> Results, List<TimeSpan> WallTimes) Run(ScenarioSpec scenario, CancellationToken stop)
     {
         var configurations = scenario.Configurations ?? [];
         var results = new List<TopologyRunResult>();
@@ -38,10 +40,10 @@ internal sealed class SimulatedRunner(IAnsiConsole console)
                     tasks.Add(context.AddTask(Markup.Escape(configuration.Name ?? "configuration"), autoStart: false, maxValue: scenario.DurationSeconds));
                 }
 
-                for (var i = 0; i < configurations.Count; i++)
+                for (var i = 0; i < configurations.Count && !stop.IsCancellationRequested; i++)
                 {
                     var started = TimeProvider.System.GetTimestamp();
-                    var result = RunOne(scenario, configurations[i], tasks[i]);
+                    var result = RunOne(scenario, configurations[i], tasks[i], stop);
                     var wall = TimeProvider.System.GetElapsedTime(started);
                     results.Add(result);
                     wallTimes.Add(wall);
@@ -54,9 +56,10 @@ internal sealed class SimulatedRunner(IAnsiConsole console)
         return (results, wallTimes);
     }
 
-    private static TopologyRunResult RunOne(ScenarioSpec scenario, ConfigurationSpec configuration, ProgressTask task)
+    private static TopologyRunResult RunOne(ScenarioSpec scenario, ConfigurationSpec configuration, ProgressTask task, CancellationToken stop)
     {
         var simulation = new TopologySimulation(scenario, configuration);
+        using var registration = stop.Register(simulation.Stop);
         task.StartTask();
         var run = Task.Run(simulation.Run);
 

@@ -16,6 +16,30 @@ internal static class StorageTopologyCommand
     public const string Simulated = "simulated";
     public const string Live = "live";
 
+    /// <summary>Parses and runs a command line; no exception reaches the caller (an unexpected one is reported with <see cref="ExitCodes.InternalError"/>).</summary>
+    public static int Invoke(string[] args, IAnsiConsole console, IAnsiConsole errors)
+    {
+        try
+        {
+            return Create(console, errors).Parse(args).Invoke(new InvocationConfiguration
+            {
+                // Ctrl-C and SIGTERM are the runs' own business (StopSignal): they stop and write a partial report.
+                ProcessTerminationTimeout = null,
+                EnableDefaultExceptionHandler = false,
+                Output = console.Profile.Out.Writer,
+                Error = errors.Profile.Out.Writer,
+            });
+        }
+        catch (Exception ex)
+        {
+            return CommandErrors.Report(
+                errors,
+                "Unexpected failure: this is a bug in the emulator; please report it with the command line.",
+                $"{ex.GetType().Name}: {ex.Message}",
+                ExitCodes.InternalError);
+        }
+    }
+
     /// <summary>Creates the command; progress and results go to <paramref name="console"/>, failures to <paramref name="errors"/>.</summary>
     public static RootCommand Create(IAnsiConsole console, IAnsiConsole errors)
     {
@@ -25,8 +49,8 @@ internal static class StorageTopologyCommand
         };
         var list = new Option<bool>("--list") { Description = "List the embedded scenarios and exit." };
         var output = new Option<string>("--output", "-o") { Description = "The folder for the report.", DefaultValueFactory = _ => "results" };
-        var seed = new Option<int?>("--seed") { Description = "Override the scenario's seed." };
-        var duration = new Option<double?>("--duration") { Description = "Override how long the workloads run, in seconds." };
+        var seed = OptionValues.OptionalInt("--seed", "Override the scenario's seed.");
+        var duration = OptionValues.OptionalPositive("--duration", "Override how long the workloads run, in seconds.");
         var runner = new Option<string>("--runner")
         {
             Description = "simulated (deterministic discrete-event simulation) or live (real gRPC servers on loopback).",
@@ -43,8 +67,8 @@ internal static class StorageTopologyCommand
         };
         var listen = new Option<string>("--listen")
         {
-            Description = "Live runner: the interface hosted instances with an address listen on.",
-            DefaultValueFactory = _ => "0.0.0.0",
+            Description = "Live runner: the interface hosted instances with an address listen on (0.0.0.0 for every interface, to serve other machines).",
+            DefaultValueFactory = _ => LiveRunnerOptions.LoopbackHost,
         };
 
         var root = new RootCommand(
@@ -148,9 +172,10 @@ internal static class StorageTopologyCommand
 
         var started = TimeProvider.System.GetTimestamp();
         List<TopologyRunResult> results;
+        using var stop = new StopSignal();
         try
         {
-            results = liveOptions is null ? new SimulatedRunner(console).Run(scenario).Results : new LiveRunner(console, liveOptions).Run(scenario);
+            results = liveOptions is null ? new SimulatedRunner(console).Run(scenario, stop.Token).Results : new LiveRunner(console, liveOptions).Run(scenario, stop.Token);
         }
         catch (ScenarioValidationException ex)
         {
@@ -167,10 +192,16 @@ internal static class StorageTopologyCommand
         }
 
         var simulated = TimeProvider.System.GetElapsedTime(started);
+        var partial = PartialRun.Describe(stop, configurations.Select(static c => c.Name ?? "configuration"), results);
+        if (results.Count == 0)
+        {
+            return CommandErrors.Report(errors, "Stopped before any run started.", partial ?? "No report was written.", ExitCodes.Interrupted);
+        }
+
         ReportFiles files;
         try
         {
-            files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario });
+            files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario, Runner = settings.Runner, Partial = partial });
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -186,6 +217,6 @@ internal static class StorageTopologyCommand
         // The plain path, not a terminal hyperlink: it is what a user copies and what a CI log shows.
         console.WriteLine("Report: " + files.Html);
         console.MarkupLine($"CSV, JSON and PNG files beside it, in {Markup.Escape(files.Directory)}");
-        return ExitCodes.Success;
+        return PartialRun.Finish(errors, partial);
     }
 }

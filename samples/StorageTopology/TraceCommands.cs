@@ -33,15 +33,15 @@ internal static class TraceCommands
         var trace = new Option<string?>("--trace", "-t") { Description = "A Cicero trace (e.g. written by 'import')." };
         var format = new Option<string?>("--format", "-f") { Description = "Import on the fly instead: the public trace's format (" + string.Join(", ", TraceImport.Formats) + ")." };
         var input = new Option<string?>("--input", "-i") { Description = "Import on the fly instead: the public trace file." };
-        var k = new Option<double>("--k") { Description = "Deadline = k x the request's completion time alone.", DefaultValueFactory = _ => 4 };
+        var k = OptionValues.Positive("--k", "Deadline = k x the request's completion time alone.", 4);
         var loads = new Option<string>("--loads")
         {
             Description = "Comma-separated load levels: speed-ups of the recorded arrival times (or client counts with --closed-loop).",
             DefaultValueFactory = _ => "2,8,16,24",
         };
         var closedLoop = new Option<bool>("--closed-loop") { Description = "Replay with N clients drawing requests in trace order instead of at recorded times." };
-        var repeat = new Option<int>("--repeat") { Description = "Play the trace this many times back to back (a short sample needs a few for rate control to act).", DefaultValueFactory = _ => 4 };
-        var seed = new Option<int?>("--seed") { Description = "The simulation's seed." };
+        var repeat = OptionValues.Int("--repeat", "Play the trace this many times back to back (a short sample needs a few for rate control to act).", 4, minimum: 1);
+        var seed = OptionValues.OptionalInt("--seed", "The simulation's seed.");
         var output = new Option<string>("--output", "-o") { Description = "The folder for deadline.html, .csv, .json and .png.", DefaultValueFactory = _ => Path.Combine("results", "deadline") };
         var command = new Command(
             "deadline",

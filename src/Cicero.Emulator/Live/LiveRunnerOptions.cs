@@ -23,6 +23,12 @@ public sealed class LiveRunnerOptions
     /// </summary>
     public ISet<string>? HostedInstances { get; set; }
 
-    /// <summary>Gets or sets the host interface hosted instances listen on when they have an address; all interfaces by default.</summary>
-    public string ListenHost { get; set; } = "0.0.0.0";
+    /// <summary>The loopback interface, the default of <see cref="ListenHost"/>.</summary>
+    public const string LoopbackHost = "127.0.0.1";
+
+    /// <summary>
+    /// Gets or sets the host interface hosted instances listen on when they have an address: loopback by default, so a
+    /// run serves no other machine unless asked to (<c>0.0.0.0</c> for every interface, as in a container).
+    /// </summary>
+    public string ListenHost { get; set; } = LoopbackHost;
 }

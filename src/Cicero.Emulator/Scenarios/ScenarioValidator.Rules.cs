@@ -74,6 +74,17 @@ internal sealed partial class ScenarioValidator
         return false;
     }
 
+    private bool AtMost(string path, double value, double maximum, string what)
+    {
+        if (!(value > maximum))
+        {
+            return true;
+        }
+
+        Error(path, $"must be <= {maximum.ToString("N0", CultureInfo.InvariantCulture)} {what}, was {F(value)}");
+        return false;
+    }
+
     private bool Positive(string path, double value)
     {
         if (value > 0 && double.IsFinite(value))

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Globalization;
+
 namespace Cicero.Emulator.Scenarios;
 
 /// <summary>Workflows and their stages, each checked at the service that runs it.</summary>
@@ -30,6 +32,7 @@ internal sealed partial class ScenarioValidator
             }
 
             AtLeast(path + ".partitions", workflow.Partitions, 1);
+            AtMost(path + ".partitions", workflow.Partitions, ScenarioLimits.MaxPlacement, "partitions");
             if (workflow.DeadlineMs is { } deadline)
             {
                 Positive(path + ".deadlineMs", deadline);
@@ -173,10 +176,13 @@ internal sealed partial class ScenarioValidator
         }
 
         AtLeast(path + ".count", stage.Count, 1);
+        AtMost(path + ".count", stage.Count, ScenarioLimits.MaxCallCount, "calls");
         if (!KnownService(path + ".call", stage.Call))
         {
             return;
         }
+
+        _calls.TryAdd((service, stage.Call!), path);
 
         var route = _routes.TryGetValue((service, stage.Call!), out var found) ? found : null;
         if (OneOf(path + ".replicas", stage.Replicas, ReplicaTargets.Values)
@@ -188,7 +194,15 @@ internal sealed partial class ScenarioValidator
 
         if (stage.Stages is not null)
         {
+            var outer = _callsPerRequest;
+            _callsPerRequest *= Math.Max(1, Math.Min(stage.Count, ScenarioLimits.MaxCallCount));
+            if (outer <= ScenarioLimits.MaxCallsPerRequest && _callsPerRequest > ScenarioLimits.MaxCallsPerRequest)
+            {
+                Error(path + ".count", $"makes one request fan out to more than {ScenarioLimits.MaxCallsPerRequest.ToString("N0", CultureInfo.InvariantCulture)} calls (the product of the nested counts)");
+            }
+
             ValidateStages(path + ".stages", stage.Stages, stage.Call!, depth + 1);
+            _callsPerRequest = outer;
         }
     }
 

@@ -3,6 +3,8 @@
 using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Scheduling;
 
+using System.Globalization;
+
 namespace Cicero.Emulator.Scenarios;
 
 /// <summary>Workloads, configurations and distributions.</summary>
@@ -17,6 +19,7 @@ internal sealed partial class ScenarioValidator
             return;
         }
 
+        var offered = 0.0;
         for (var i = 0; i < workloads.Count; i++)
         {
             var path = $"workloads[{i}]";
@@ -39,7 +42,10 @@ internal sealed partial class ScenarioValidator
             var kindKnown = OneOf(path + ".kind", workload.Kind, WorkloadKinds.All);
             var closed = workload.Kind == WorkloadKinds.ClosedLoop;
             NonNegative(path + ".ratePerSecond", workload.RatePerSecond);
+            AtMost(path + ".ratePerSecond", workload.RatePerSecond, ScenarioLimits.MaxRatePerSecond, "requests/s");
             AtLeast(path + ".clients", workload.Clients, 0);
+            AtMost(path + ".clients", workload.Clients, ScenarioLimits.MaxClients, "clients");
+            var peakRate = closed ? 0 : workload.RatePerSecond;
             if (NonNegative(path + ".startSeconds", workload.StartSeconds) && scenario.DurationSeconds > 0 && workload.StartSeconds >= scenario.DurationSeconds)
             {
                 // Usually a --duration override shorter than the scenario's surge: the workload would never offer a request.
@@ -89,6 +95,7 @@ internal sealed partial class ScenarioValidator
                     else
                     {
                         AtLeast(stepPath + ".clients", clients, 0);
+                        AtMost(stepPath + ".clients", clients, ScenarioLimits.MaxClients, "clients");
                         offersLoad |= clients > 0;
                     }
 
@@ -106,6 +113,8 @@ internal sealed partial class ScenarioValidator
                     else
                     {
                         NonNegative(stepPath + ".ratePerSecond", rate);
+                        AtMost(stepPath + ".ratePerSecond", rate, ScenarioLimits.MaxRatePerSecond, "requests/s");
+                        peakRate = Math.Max(peakRate, double.IsFinite(rate) ? rate : 0);
                         offersLoad |= rate > 0;
                     }
 
@@ -116,10 +125,21 @@ internal sealed partial class ScenarioValidator
                 }
             }
 
+            if (double.IsFinite(peakRate) && double.IsFinite(scenario.DurationSeconds) && double.IsFinite(workload.StartSeconds))
+            {
+                var end = Math.Min(workload.StopSeconds is { } s2 && double.IsFinite(s2) ? s2 : scenario.DurationSeconds, scenario.DurationSeconds);
+                offered += peakRate * Math.Max(0, end - workload.StartSeconds);
+            }
+
             if (kindKnown && !offersLoad)
             {
                 Error(path, closed ? "offers no load: clients is 0 and no step adds any" : "offers no load: ratePerSecond is 0 and no step raises it");
             }
+        }
+
+        if (offered > ScenarioLimits.MaxOfferedRequests)
+        {
+            Error("workloads", $"the open-loop workloads offer about {offered.ToString("N0", CultureInfo.InvariantCulture)} requests (rate x duration, summed); at most {ScenarioLimits.MaxOfferedRequests.ToString("N0", CultureInfo.InvariantCulture)} per run");
         }
     }
 

@@ -33,7 +33,11 @@ internal sealed partial class ScenarioValidator
             Error("name", "is required");
         }
 
-        Positive("durationSeconds", scenario.DurationSeconds);
+        if (Positive("durationSeconds", scenario.DurationSeconds))
+        {
+            AtMost("durationSeconds", scenario.DurationSeconds, ScenarioLimits.MaxDurationSeconds, "seconds (a week)");
+        }
+
         if (!(scenario.WarmUpSeconds >= 0) || !double.IsFinite(scenario.WarmUpSeconds))
         {
             Error("warmUpSeconds", $"must be >= 0, was {F(scenario.WarmUpSeconds)}");
@@ -61,6 +65,7 @@ internal sealed partial class ScenarioValidator
 
         ValidateRoutes(scenario.Routes);
         ValidateWorkflows(scenario);
+        ValidateCallGraph();
         ValidateWorkloads(scenario);
         ValidateConfigurations(scenario.Configurations);
         ValidateFaults(scenario);
@@ -90,7 +95,11 @@ internal sealed partial class ScenarioValidator
                 Error(path + ".name", $"duplicate service name '{service.Name}'");
             }
 
-            AtLeast(path + ".instances", service.Instances, 1);
+            if (AtLeast(path + ".instances", service.Instances, 1))
+            {
+                AtMost(path + ".instances", service.Instances, ScenarioLimits.MaxInstances, "instances");
+            }
+
             ValidateResources(path, service);
             if (service.Background is { } background)
             {
@@ -137,7 +146,9 @@ internal sealed partial class ScenarioValidator
             }
 
             AtLeast(path + ".capacity", resource.Capacity, 1);
+            AtMost(path + ".capacity", resource.Capacity, ScenarioLimits.MaxCapacity, "permits");
             AtLeast(path + ".maxQueueLength", resource.MaxQueueLength, 0);
+            AtMost(path + ".maxQueueLength", resource.MaxQueueLength, ScenarioLimits.MaxQueueLength, "waiting sub-tasks");
         }
     }
 
@@ -173,11 +184,13 @@ internal sealed partial class ScenarioValidator
             if (route.Strategy == RoutingStrategies.ConsistentHash)
             {
                 AtLeast(path + ".virtualNodes", route.VirtualNodes, 1);
+                AtMost(path + ".virtualNodes", route.VirtualNodes, ScenarioLimits.MaxPlacement, "ring points per instance");
             }
 
             if (route.Strategy == RoutingStrategies.Blocks)
             {
                 AtLeast(path + ".blocksPerPartition", route.BlocksPerPartition, 1);
+                AtMost(path + ".blocksPerPartition", route.BlocksPerPartition, ScenarioLimits.MaxPlacement, "blocks");
                 if (AtLeast(path + ".replication", route.Replication, 1) && toKnown && route.Replication > _services[route.To!].Instances)
                 {
                     Error(path + ".replication", $"must be <= the {_services[route.To!].Instances} instances of '{route.To}', was {route.Replication}");

@@ -60,11 +60,42 @@ internal static class CsvFields
     public static bool TryParseNonNegativeInteger(ReadOnlySpan<byte> field, out long value) =>
         long.TryParse(field, NumberStyles.None, CultureInfo.InvariantCulture, out value);
 
-    /// <summary>Formats a field for an error message: quoted, shortened, invalid UTF-8 replaced.</summary>
+    /// <summary>Formats a field for an error message: quoted, shortened, and only printable ASCII (anything else escaped), so binary input never reaches a terminal.</summary>
     public static string Show(ReadOnlySpan<byte> field)
     {
         var text = Encoding.UTF8.GetString(field);
-        return text.Length <= ShownChars ? $"\"{text}\"" : $"\"{text[..ShownChars]}...\" ({text.Length} chars)";
+        return text.Length <= ShownChars ? $"\"{Printable(text)}\"" : $"\"{Printable(text[..ShownChars])}...\" ({text.Length} chars)";
+    }
+
+    /// <summary>Escapes every character outside printable ASCII as <c>\uXXXX</c> (control characters, escape sequences, invalid UTF-8).</summary>
+    public static string Printable(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var clean = true;
+        foreach (var c in text)
+        {
+            clean &= c is >= ' ' and <= '~';
+        }
+
+        if (clean)
+        {
+            return text;
+        }
+
+        var escaped = new StringBuilder(text.Length + 16);
+        foreach (var c in text)
+        {
+            if (c is >= ' ' and <= '~')
+            {
+                escaped.Append(c);
+            }
+            else
+            {
+                escaped.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:x4}");
+            }
+        }
+
+        return escaped.ToString();
     }
 
     private static Range Trim(ReadOnlySpan<byte> line, int start, int end)

@@ -68,7 +68,7 @@ public sealed partial class TraceReader
             if (equals <= 0 || !TraceHeader.IsValidKey(tokens[i].AsSpan(0, equals)) || !TraceHeader.IsValidValue(tokens[i].AsSpan(equals + 1)))
             {
                 throw new TraceFormatException(FileName, LineNumber, null,
-                    $"expected properties as key=value (key: lower-case letters, digits, '_', '-', '.'), was \"{tokens[i]}\"");
+                    $"expected properties as key=value (key: lower-case letters, digits, '_', '-', '.'), was \"{CsvFields.Printable(tokens[i])}\"");
             }
 
             properties[tokens[i][..equals]] = tokens[i][(equals + 1)..];
@@ -95,7 +95,7 @@ public sealed partial class TraceReader
 
             if (index < 0)
             {
-                throw new TraceFormatException(FileName, LineNumber, names[i], $"unknown column; known: {string.Join(", ", TraceColumns.All)}");
+                throw new TraceFormatException(FileName, LineNumber, CsvFields.Printable(names[i]), $"unknown column; known: {string.Join(", ", TraceColumns.All)}");
             }
 
             if (!seen.Add(names[i]))

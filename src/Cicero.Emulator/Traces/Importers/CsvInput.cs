@@ -27,7 +27,7 @@ internal sealed class CsvInput : IDisposable
             throw new TraceFormatException(fileName, 1, null, "the file is empty; expected a header line with column names");
         }
 
-        _columns = Encoding.UTF8.GetString(header).Split(',', StringSplitOptions.TrimEntries);
+        _columns = [.. Encoding.UTF8.GetString(header).Split(',', StringSplitOptions.TrimEntries).Select(CsvFields.Printable)];
         _ranges = new Range[_columns.Length + 1];
     }
 
@@ -46,7 +46,7 @@ internal sealed class CsvInput : IDisposable
         var index = Array.IndexOf(_columns, column);
         return index >= 0
             ? index
-            : throw new TraceFormatException(FileName, 1, column, $"required column is missing; the header has: {string.Join(", ", _columns)}");
+            : throw new TraceFormatException(FileName, 1, column, $"required column is missing; the header has: {string.Join(", ", _columns.Take(20).Select(static c => c.Length > 40 ? c[..40] + "..." : c))}{(_columns.Length > 20 ? ", ..." : string.Empty)}");
     }
 
     /// <summary>Reads the next non-blank row.</summary>
@@ -81,12 +81,12 @@ internal sealed class CsvInput : IDisposable
         return true;
     }
 
-    public long Integer(int column, long min = 0)
+    public long Integer(int column, long min = 0, long max = long.MaxValue)
     {
         var field = this[column];
-        return CsvFields.TryParseNonNegativeInteger(field, out var value) && value >= min
+        return CsvFields.TryParseNonNegativeInteger(field, out var value) && value >= min && value <= max
             ? value
-            : throw Error(column, min == 0 ? "expected a non-negative integer" : $"expected an integer >= {min}");
+            : throw Error(column, max < long.MaxValue ? $"expected an integer from {min} to {max.ToString("N0", System.Globalization.CultureInfo.InvariantCulture)}" : min == 0 ? "expected a non-negative integer" : $"expected an integer >= {min}");
     }
 
     public TraceFormatException Error(int column, string expected) =>

@@ -54,7 +54,12 @@ public sealed class MetaBlockTraceImporter : ITraceImporter
             }
 
             var tenant = ImportNames.Name(input[user], names);
-            var copies = (int)Math.Min(input.Integer(count, min: 1), int.MaxValue);
+            var copies = (int)input.Integer(count, min: 1, max: ImportLimits.MaxRowCount);
+            if (second.Requests + copies > ImportLimits.MaxRequestsPerSecond)
+            {
+                throw input.Error(count, "more than " + ImportLimits.MaxRequestsPerSecond.ToString("N0", System.Globalization.CultureInfo.InvariantCulture) + " requests in one second of the trace");
+            }
+
             var bytes = input.Integer(size);
             var op = input[operation];
             if (op.StartsWith("getChunkData"u8))
@@ -88,7 +93,14 @@ public sealed class MetaBlockTraceImporter : ITraceImporter
         private readonly Dictionary<(string Tenant, string Block), int> _groups = [];
         private readonly List<TraceRequest> _output = [];
 
-        public void AddPut(string tenant, int copies, long bytes) => _entries.Add(new Entry(tenant, [(1, bytes)], copies));
+        /// <summary>Gets an upper bound of the requests collected: every copy of every row.</summary>
+        public long Requests { get; private set; }
+
+        public void AddPut(string tenant, int copies, long bytes)
+        {
+            Requests += copies;
+            _entries.Add(new Entry(tenant, [(1, bytes)], copies));
+        }
 
         public void AddGet(string tenant, string block, int copies, long bytes)
         {
@@ -100,6 +112,7 @@ public sealed class MetaBlockTraceImporter : ITraceImporter
             }
 
             // Copy k of this row is one more chunk read in the group's k-th request.
+            Requests += copies;
             var requests = _entries[index].Requests;
             for (var k = 0; k < copies; k++)
             {
@@ -134,6 +147,7 @@ public sealed class MetaBlockTraceImporter : ITraceImporter
             }
 
             clock.Spread(_output, second);
+            Requests = 0;
             _entries.Clear();
             _groups.Clear();
             return _output;

@@ -53,7 +53,12 @@ public sealed class MetaKvTraceImporter : ITraceImporter
 
             var tenant = ImportNames.Name(input[usecase], names);
             var op = Operation(input[operation], names);
-            var copies = input.Integer(count, min: 1);
+            var copies = input.Integer(count, min: 1, max: ImportLimits.MaxRowCount);
+            if (pending.Count + copies > ImportLimits.MaxRequestsPerSecond)
+            {
+                throw input.Error(count, "more than " + ImportLimits.MaxRequestsPerSecond.ToString("N0", System.Globalization.CultureInfo.InvariantCulture) + " requests in one second of the trace");
+            }
+
             var key = input.Integer(keySize);
             var value = input.Integer(size);
             var (sent, received) = op.StartsWith("set", StringComparison.Ordinal) ? (key + value, 0L)

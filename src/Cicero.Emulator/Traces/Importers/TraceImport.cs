@@ -61,15 +61,36 @@ public static class TraceImport
     /// <param name="outputPath">The Cicero trace to create (replaced if it exists).</param>
     /// <returns>What was written.</returns>
     /// <exception cref="ArgumentException">The format is unknown.</exception>
-    /// <exception cref="TraceFormatException">The input is malformed; the output is left incomplete.</exception>
+    /// <exception cref="TraceFormatException">The input is malformed or has no requests; the output is left as it was (the import writes a temporary file beside it and renames it on success).</exception>
     public static TraceImportSummary Run(string format, string inputPath, string outputPath)
     {
         var importer = GetImporter(format);
         ArgumentException.ThrowIfNullOrEmpty(inputPath);
         ArgumentException.ThrowIfNullOrEmpty(outputPath);
-        using var input = new FileStream(inputPath, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan);
-        using var output = new FileStream(outputPath, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1, FileOptions.SequentialScan);
-        return Run(importer, input, inputPath, output);
+
+        // Written beside the output and renamed only once complete: a failed import leaves no trace that looks whole.
+        var temporary = Path.Combine(Path.GetDirectoryName(Path.GetFullPath(outputPath))!, $".{Path.GetFileName(outputPath)}.{Environment.ProcessId}.tmp");
+        try
+        {
+            TraceImportSummary summary;
+            using (var input = new FileStream(inputPath, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan))
+            using (var output = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1, FileOptions.SequentialScan))
+            {
+                summary = Run(importer, input, inputPath, output);
+            }
+
+            if (summary.Requests == 0)
+            {
+                throw new TraceFormatException($"{inputPath}: the input has no requests (a header without rows?); nothing was written.");
+            }
+
+            File.Move(temporary, outputPath, overwrite: true);
+            return summary;
+        }
+        finally
+        {
+            File.Delete(temporary);
+        }
     }
 
     /// <summary>Imports a public trace from a stream into a Cicero trace on a stream, streaming.</summary>

@@ -26,11 +26,13 @@ public static class SimulatedReplay
     /// <param name="configuration">The configuration (rate control, scheduler, policies).</param>
     /// <param name="options">The options; defaults (open loop, recorded times) when omitted.</param>
     /// <param name="catalog">The policies names resolve against; the default catalog when null.</param>
-    /// <returns>The run's results; every request of the trace is in them.</returns>
+    /// <param name="cancellationToken">Stops the replay (Ctrl-C): no request is offered after it, those in flight reach their outcomes, and the result has <see cref="TopologyRunResult.Interrupted"/> set.</param>
+    /// <returns>The run's results; every request offered is in them (every request of the trace unless stopped).</returns>
     /// <exception cref="ScenarioValidationException">The plan's scenario or the configuration is invalid.</exception>
     /// <exception cref="ConservationException">A request never reached an outcome.</exception>
-    public static TopologyRunResult Run(TraceReplayPlan plan, ConfigurationSpec configuration, SimulatedReplayOptions? options = null, PolicyCatalog? catalog = null) =>
-        RunCore(plan, configuration, options ?? new SimulatedReplayOptions(), catalog, isolationGapSeconds: 0, observer: null);
+    public static TopologyRunResult Run(
+        TraceReplayPlan plan, ConfigurationSpec configuration, SimulatedReplayOptions? options = null, PolicyCatalog? catalog = null, CancellationToken cancellationToken = default) =>
+        RunCore(plan, configuration, options ?? new SimulatedReplayOptions(), catalog, isolationGapSeconds: 0, observer: null, cancellationToken);
 
     /// <summary>Runs one replay, optionally with requests spaced apart (isolation) and an observer of each outcome.</summary>
     internal static TopologyRunResult RunCore(
@@ -39,7 +41,8 @@ public static class SimulatedReplay
         SimulatedReplayOptions options,
         PolicyCatalog? catalog,
         double isolationGapSeconds,
-        Action<SimRequest, bool, double>? observer)
+        Action<SimRequest, bool, double>? observer,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(configuration);
@@ -62,7 +65,9 @@ public static class SimulatedReplay
             SoftDeadlines = options.SoftDeadlines,
             Estimate = options.EstimatedTotal,
         };
-        return new TopologySimulation(scenario, configuration, catalog, driver).Run();
+        var simulation = new TopologySimulation(scenario, configuration, catalog, driver);
+        using var registration = cancellationToken.Register(simulation.Stop);
+        return simulation.Run();
     }
 
     private static ScenarioSpec WithSeed(ScenarioSpec s, int seed) => new()

@@ -20,6 +20,7 @@ public static class TraceReplayPlanner
     /// <param name="options">The options; defaults when omitted.</param>
     /// <returns>The plan.</returns>
     /// <exception cref="ArgumentException">An option is out of range, or the trace has more workflows than allowed.</exception>
+    /// <exception cref="TraceFormatException">The trace has no requests, or is malformed.</exception>
     public static TraceReplayPlan Create(IEnumerable<TraceRequest> trace, TraceReplayOptions? options = null)
     {
         ArgumentNullException.ThrowIfNull(trace);
@@ -72,6 +73,12 @@ public static class TraceReplayPlanner
         for (var w = 0; w < workflows.Count; w++)
         {
             Finish(workflows[w], stats[w], options.Partitions);
+        }
+
+        if (count == 0)
+        {
+            // A replay of nothing has no workflows and no scenario to run; say so rather than fail later.
+            throw new TraceFormatException("The trace has no requests (a header without rows?); there is nothing to replay.");
         }
 
         var duration = Math.Floor(Seconds(last, options.TimeScale)) + 1;

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Globalization;
+using Cicero.Emulator.Simulation.Topology;
+using Spectre.Console;
+
+namespace Cicero.StorageTopology;
+
+/// <summary>What a run stopped by Ctrl-C or SIGTERM says: in the report (marked partial) and on the console.</summary>
+internal static class PartialRun
+{
+    /// <summary>Describes the stop for the report, or <see langword="null"/> when the run was not stopped.</summary>
+    public static string? Describe(StopSignal stop, IEnumerable<string> configurations, IReadOnlyList<TopologyRunResult> results)
+    {
+        if (!stop.Token.IsCancellationRequested)
+        {
+            return null;
+        }
+
+        var ran = results.Select(static r => r.Configuration).ToHashSet(StringComparer.Ordinal);
+        var skipped = configurations.Where(c => !ran.Contains(c)).ToList();
+        var stopped = results.Where(static r => r.Interrupted).Select(static r => r.Configuration).ToList();
+        var text = $"stopped by {stop.Signal}";
+        if (stopped.Count > 0)
+        {
+            text += string.Create(CultureInfo.InvariantCulture, $" during {string.Join(", ", stopped)} (at {results.First(static r => r.Interrupted).EndSeconds:0.0} s of run time)");
+        }
+
+        return skipped.Count == 0 ? text : text + "; not run: " + string.Join(", ", skipped);
+    }
+
+    /// <summary>Returns the exit code: <see cref="ExitCodes.Interrupted"/> after saying so when the run was stopped.</summary>
+    public static int Finish(IAnsiConsole errors, string? partial)
+    {
+        if (partial is null)
+        {
+            return ExitCodes.Success;
+        }
+
+        return CommandErrors.Report(errors, "The report is partial.", partial + ".", ExitCodes.Interrupted);
+    }
+}
