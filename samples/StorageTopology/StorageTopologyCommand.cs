@@ -119,10 +119,22 @@ internal static class StorageTopologyCommand
         {
             var description = ScenarioLoader.LoadEmbedded(name).Description ?? string.Empty;
             var label = name == ScenarioLoader.DefaultScenarioName ? name + " (default)" : name;
-            table.AddRow(Markup.Escape(label), Markup.Escape(description));
+            if (ConsoleFactory.IsInteractive(console))
+            {
+                table.AddRow(Markup.Escape(label), Markup.Escape(description));
+            }
+            else
+            {
+                // Piped: one line per scenario, easy to grep, rather than a table as wide as the longest description.
+                console.Profile.Out.Writer.WriteLine($"{label}: {description}");
+            }
         }
 
-        console.Write(table);
+        if (ConsoleFactory.IsInteractive(console))
+        {
+            console.Write(table);
+        }
+
         return ExitCodes.Success;
     }
 

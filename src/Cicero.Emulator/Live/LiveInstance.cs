@@ -162,6 +162,9 @@ internal sealed partial class LiveInstance : IAsyncDisposable
         await DisposeAsync().ConfigureAwait(false);
     }
 
+    /// <summary>How long stopping waits for requests still running.</summary>
+    private static readonly TimeSpan StopTimeout = TimeSpan.FromSeconds(2);
+
     public async ValueTask DisposeAsync()
     {
         if (Interlocked.Exchange(ref _disposed, 1) != 0)
@@ -171,7 +174,9 @@ internal sealed partial class LiveInstance : IAsyncDisposable
 
         if (_app is not null)
         {
-            await _app.StopAsync().ConfigureAwait(false);
+            // Requests still running here belong to callers that have given up (the run is over): do not wait them out.
+            using var drain = new CancellationTokenSource(StopTimeout);
+            await _app.StopAsync(drain.Token).ConfigureAwait(false);
         }
 
         _downstreams?.Dispose();

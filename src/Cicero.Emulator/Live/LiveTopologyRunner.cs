@@ -235,16 +235,8 @@ public sealed class LiveTopologyRunner
 
     private static async Task StopAsync(List<LiveInstance?[]> instances)
     {
-        foreach (var tier in instances)
-        {
-            foreach (var instance in tier)
-            {
-                if (instance is not null)
-                {
-                    await instance.DisposeAsync().ConfigureAwait(false);
-                }
-            }
-        }
+        // All at once: each waits a little for its last requests, and a stopped run must not wait that out 35 times.
+        await Task.WhenAll(instances.SelectMany(static tier => tier).OfType<LiveInstance>().Select(static i => i.DisposeAsync().AsTask())).ConfigureAwait(false);
     }
 
     private static IEnumerable<ScenarioError> ValidateAddresses(ScenarioSpec scenario, LiveRunnerOptions options)

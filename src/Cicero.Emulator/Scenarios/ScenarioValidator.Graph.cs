@@ -28,7 +28,8 @@ internal sealed partial class ScenarioValidator
         // Depth-first search with colours: grey on the current path, black when done.
         var state = new Dictionary<string, int>(StringComparer.Ordinal);
         var path = new List<string>();
-        foreach (var start in callees.Keys.Order(StringComparer.Ordinal))
+        // In the order calls first appear, so the cycle reads from where requests enter (fe -> ps -> fe).
+        foreach (var start in callees.Keys.ToList())
         {
             if (Visit(start) is { } cycle)
             {

@@ -114,15 +114,20 @@ public sealed partial class ReportWriterTests(ReportFixture fixture) : IClassFix
     }
 
     [Fact]
-    public void Html_HasOneSvgPerFigure_AndNoExternalReference()
+    public void Html_HasOneInlinePngPerFigure_AndNoExternalReference()
     {
         var html = File.ReadAllText(fixture.Files.Html);
 
-        Assert.Equal(fixture.Files.Png.Count, SvgTag().Count(html));
-        Assert.Equal(SvgTag().Count(html), Regex.Count(html, "</svg>"));
+        // Every figure inline, byte for byte the PNG file beside the report.
+        var images = InlinePng().Matches(html);
+        Assert.Equal(fixture.Files.Png.Count, images.Count);
+        Assert.Equal(
+            fixture.Files.Png.Select(f => Convert.ToBase64String(File.ReadAllBytes(f))).Order(StringComparer.Ordinal),
+            images.Select(m => m.Groups[1].Value).Order(StringComparer.Ordinal));
+        var outside = InlinePng().Replace(html, string.Empty);
         foreach (var forbidden in new[] { "http:", "https:", "<script", "<link", "src=", "href=", "url(", "@import" })
         {
-            Assert.DoesNotContain(forbidden, html, StringComparison.OrdinalIgnoreCase);
+            Assert.DoesNotContain(forbidden, outside, StringComparison.OrdinalIgnoreCase);
         }
 
         foreach (var run in fixture.Runs)
@@ -135,15 +140,44 @@ public sealed partial class ReportWriterTests(ReportFixture fixture) : IClassFix
     }
 
     [Fact]
-    public void Png_Files_HaveTheSignatureAndTheFigureSize()
+    public void Png_Files_AreHighDpiAndDrawn()
     {
         foreach (var file in fixture.Files.Png)
         {
-            var (width, height, pixels) = PngTestReader.Decode(File.ReadAllBytes(file));
+            using var bitmap = SkiaSharp.SKBitmap.Decode(File.ReadAllBytes(file));
 
-            Assert.Equal((1200, 440), (width, height));
-            Assert.Contains(pixels, b => b != 255);
+            Assert.NotNull(bitmap);
+            Assert.True(bitmap.Width >= 2 * 1200, $"{file}: {bitmap.Width} px wide, expected twice the 1200 logical pixels");
+
+            // Ink in every panel row: a plot that clears its neighbours' pixels (ScottPlot clears its canvas) would leave white.
+            var inked = 0;
+            for (var y = 0; y < bitmap.Height; y += 4)
+            {
+                for (var x = 0; x < bitmap.Width; x += 4)
+                {
+                    var pixel = bitmap.GetPixel(x, y);
+                    inked += pixel.Red < 200 || pixel.Green < 200 || pixel.Blue < 200 ? 1 : 0;
+                }
+            }
+
+            Assert.True(inked > bitmap.Width * bitmap.Height / 16 / 100, $"{file}: {inked} dark samples; the figure is (nearly) blank");
         }
+    }
+
+    [Fact]
+    public void Html_OpensWithAVerdict_AndEveryLatencyHeaderHasItsUnit()
+    {
+        var html = File.ReadAllText(fixture.Files.Html);
+
+        var verdict = html.IndexOf("<h2>Verdict</h2>", StringComparison.Ordinal);
+        Assert.True(verdict > 0 && verdict < html.IndexOf("<h2>Outcomes", StringComparison.Ordinal), "the verdict comes before the detail");
+        Assert.Contains(" is best", html, StringComparison.Ordinal);
+        foreach (var header in new[] { "p50 (ms)", "p99 (ms)", "max (ms)", "throughput (requests/s)", "completed (% of offered)" })
+        {
+            Assert.Contains("<th>" + header + "</th>", html, StringComparison.Ordinal);
+        }
+
+        Assert.DoesNotContain("Partial report", html, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -181,8 +215,8 @@ public sealed partial class ReportWriterTests(ReportFixture fixture) : IClassFix
         Assert.Throws<ArgumentException>(() => ReportWriter.Write([fixture.Runs[0], other], fixture.Directory));
     }
 
-    [GeneratedRegex("<svg[ >]")]
-    private static partial Regex SvgTag();
+    [GeneratedRegex("src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"")]
+    private static partial Regex InlinePng();
 
     private int Tiers() => fixture.Runs.SelectMany(r => r.Rates).Select(r => r.Service).Distinct().Count();
 

@@ -92,7 +92,7 @@ public sealed class MetaBlockTraceImporterTests
     [InlineData("1,b,40,abc,0,7,1,getChunkData.Permanent,1,1,0", 3, "io_size", "expected a non-negative integer, was \"abc\"")]
     [InlineData("0,b,40,1,0,7,1,getChunkData.Permanent,1,1,0", 3, "op_time", "rows must be in time order; the previous row's second was 1, was \"0\"")]
     [InlineData("1,b,40,1,0,7,1,deleteChunk,1,1,0", 3, "op_name", "expected getChunkData.* or putChunk.*, was \"deleteChunk\"")]
-    [InlineData("1,b,40,1,0,7,1,getChunkData.Permanent,0,1,0", 3, "op_count", "expected an integer >= 1, was \"0\"")]
+    [InlineData("1,b,40,1,0,7,1,getChunkData.Permanent,0,1,0", 3, "op_count", "expected an integer from 1 to 1,000,000, was \"0\"")]
     [InlineData("1,b,40,1,0,7,1,getChunkData.Permanent,1,1", 3, null, "expected 11 fields as in the header, found 10")]
     public void Import_MalformedRow_ThrowsWithLineAndColumn(string row, long line, string? field, string problem)
     {
