@@ -14,17 +14,17 @@ internal static class ReportFigures
     /// <summary>Gets the style of the workflow at <paramref name="index"/> in <see cref="WorkflowNames"/>.</summary>
     public static SeriesStyle StyleOf(int index) => SeriesPalette.Of(index);
 
-    /// <summary>Gets every workflow in the order they first appear in the runs.</summary>
+    /// <summary>Gets every workflow in the order they first appear in the runs (results, then time series and rates).</summary>
     public static List<string> WorkflowNames(IReadOnlyList<TopologyRunResult> runs)
     {
         var names = new List<string>();
         foreach (var run in runs)
         {
-            foreach (var workflow in run.Workflows)
+            foreach (var name in run.Workflows.Select(static w => w.Workflow).Concat(run.TimeSeries.Select(static s => s.Workflow)).Concat(run.Rates.Select(static r => r.Workflow)))
             {
-                if (!names.Contains(workflow.Workflow))
+                if (!names.Contains(name))
                 {
-                    names.Add(workflow.Workflow);
+                    names.Add(name);
                 }
             }
         }

@@ -142,7 +142,21 @@ public sealed class ReportVerdict
         var (min, max) = (finite.Min(), finite.Max());
         var low = format(min);
         var high = format(max);
-        return low == high ? low : $"{low}–{high}";
+        if (low == high)
+        {
+            return low;
+        }
+
+        // One unit for both ends when they share it: 77–78 ms, 9.3–9.6 s, 54–58%.
+        foreach (var unit in (string[])[" ms", " s", "%"])
+        {
+            if (low.EndsWith(unit, StringComparison.Ordinal) && high.EndsWith(unit, StringComparison.Ordinal))
+            {
+                return $"{low[..^unit.Length]}–{high}";
+            }
+        }
+
+        return $"{low}–{high}";
     }
 
     /// <summary>Formats milliseconds for a reader: 77 ms, 3.1 s.</summary>
