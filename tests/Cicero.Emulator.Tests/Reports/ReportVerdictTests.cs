@@ -42,6 +42,17 @@ public sealed class ReportVerdictTests
     }
 
     [Fact]
+    public void Of_NothingToChoose_CrownsNoWinner()
+    {
+        var verdict = ReportVerdict.Of([Run("baseline", ("A", 1.0, 15.2)), Run("rc", ("A", 1.0, 15.0))]);
+
+        var only = Assert.Single(verdict.Classes);
+        Assert.Equal(ReportVerdict.Tie, only.Best);
+        Assert.Contains("no configuration stands out", only.Sentence, StringComparison.Ordinal);
+        Assert.StartsWith("No configuration stands out", Assert.Single(verdict.Summary), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Html_HighlightsTheBestCellOfEachWorkflow()
     {
         var directory = Path.Combine(Path.GetTempPath(), "cicero-verdict-" + Guid.NewGuid().ToString("N"));

@@ -64,9 +64,13 @@ internal static class HtmlReport
         if (runs.Count > 0)
         {
             var first = runs[0];
+            var end = runs.Max(static r => r.EndSeconds);
             html.Append("<h2>Detail</h2>\n<p class=\"meta\">").Append(E(Capitalized(options.Runner))).Append(" run, seed ").Append(first.Seed)
-                .Append(", workloads for ").Append(F(first.DurationSeconds)).Append(" s, the first ").Append(F(first.WarmUpSeconds))
-                .Append(" s of arrivals not measured. Configurations: ").Append(E(string.Join(", ", runs.Select(static r => r.Configuration))))
+                .Append(first.WarmUpSeconds == 0 && end < first.DurationSeconds
+                    // A replay sped up: its load spans less time than the trace's.
+                    ? ", the trace's " + F(first.DurationSeconds) + " s of arrivals offered in " + F(Math.Round(end, 1)) + " s, every request measured"
+                    : ", workloads for " + F(first.DurationSeconds) + " s" + (first.WarmUpSeconds > 0 ? ", the first " + F(first.WarmUpSeconds) + " s of arrivals not measured" : ", every request measured"))
+                .Append(". Configurations: ").Append(E(string.Join(", ", runs.Select(static r => r.Configuration))))
                 .Append(". Counts and latencies below are over the requests that arrived in the measured window; the charts show the whole run, with dashed lines at the end of the warm-up and of the workloads.</p>\n");
         }
 

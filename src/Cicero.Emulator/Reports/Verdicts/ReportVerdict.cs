@@ -47,7 +47,7 @@ public sealed class ReportVerdict
             return new ReportVerdict([], [runs.Count == 0 ? "No runs." : $"One configuration ({runs[0].Configuration}): nothing to compare; the tables below give its figures."]);
         }
 
-        var judged = new List<(string Workflow, string Key, string Best, string? LatencyBest, List<Score> Scores)>();
+        var judged = new List<(string Workflow, string Key, List<string> Best, string? LatencyBest, List<Score> Scores)>();
         foreach (var workflow in Charts.ReportFigures.WorkflowNames(runs))
         {
             var scores = runs
@@ -61,22 +61,68 @@ public sealed class ReportVerdict
 
             var ranked = Rank(scores);
             var best = ranked[0];
+            if (ranked.All(s => Close(s, best)))
+            {
+                // Nothing to choose between: say so rather than crown a winner by a rounding error.
+                judged.Add((workflow, "=", [Tie], null, ranked));
+                continue;
+            }
+
             var fastest = scores.Where(s => double.IsFinite(s.P99)).OrderBy(s => s.P99).FirstOrDefault();
             var latencyBest = fastest is not null && fastest.Configuration != best.Configuration && (!double.IsFinite(best.P99) || fastest.P99 < best.P99 * (1 - LatencyMargin))
                 ? fastest.Configuration
                 : null;
-            judged.Add((workflow, string.Join(">", ranked.Select(s => s.Configuration)) + "|" + latencyBest, best.Configuration, latencyBest, ranked));
+            // Configurations as good as the best (within the tolerances) share the verdict.
+            var coBest = ranked.Where(s => Close(s, best)).Select(static s => s.Configuration).ToList();
+            judged.Add((workflow, string.Join(">", ranked.Select(s => s.Configuration)) + "|" + string.Join("=", coBest) + "|" + latencyBest, coBest, latencyBest, ranked));
         }
 
         var classes = new List<WorkflowVerdict>();
         foreach (var group in judged.GroupBy(j => j.Key))
         {
-            var members = group.ToList();
-            var names = members.Select(m => m.Workflow).ToList();
-            classes.Add(new WorkflowVerdict(names, members[0].Best, members[0].LatencyBest, Sentence(names, members.Select(m => m.Scores).ToList(), members[0].Best, members[0].LatencyBest)));
+            // Workflows rank alike but may live at different scales (11 ms and 9.8 s): a class holds those of like figures.
+            foreach (var members in Clusters(group.ToList(), static m => m.Scores[0]))
+            {
+                var names = members.Select(m => m.Workflow).ToList();
+                var first = members[0];
+                classes.Add(new WorkflowVerdict(names, first.Best[0], first.LatencyBest, Sentence(names, [.. members.Select(m => m.Scores)], first.Best, first.LatencyBest))
+                {
+                    AsGood = first.Best,
+                });
+            }
         }
 
         return new ReportVerdict(classes, Summarize(classes, judged.Count));
+    }
+
+    /// <summary>The <see cref="WorkflowVerdict.Best"/> of a class where no configuration stands out.</summary>
+    public const string Tie = "";
+
+    private static bool Close(Score score, Score best) =>
+        Math.Abs((double.IsNaN(score.Goodput) ? 0 : score.Goodput) - (double.IsNaN(best.Goodput) ? 0 : best.Goodput)) <= GoodputTolerance * Math.Max(1e-9, best.Goodput)
+        && (score.P99 == best.P99 || (double.IsFinite(score.P99) && double.IsFinite(best.P99) && score.P99 <= best.P99 * (1 + LatencyMargin)));
+
+    private static List<List<T>> Clusters<T>(List<T> members, Func<T, Score> best)
+    {
+        var clusters = new List<List<T>>();
+        foreach (var member in members)
+        {
+            var score = best(member);
+            var home = clusters.FirstOrDefault(c => Alike(best(c[0]), score));
+            if (home is null)
+            {
+                clusters.Add([member]);
+            }
+            else
+            {
+                home.Add(member);
+            }
+        }
+
+        return clusters;
+
+        static bool Alike(Score a, Score b) =>
+            Math.Abs(a.Goodput - b.Goodput) <= 0.1 && (a.P99 == b.P99 || (a.P99 <= 2 * b.P99 && b.P99 <= 2 * a.P99));
     }
 
     private static List<Score> Rank(List<Score> scores)
@@ -88,14 +134,24 @@ public sealed class ReportVerdict
             .ThenByDescending(s => s.Goodput)];
     }
 
-    private static string Sentence(List<string> workflows, List<List<Score>> scores, string best, string? latencyBest)
+    private static string Sentence(List<string> workflows, List<List<Score>> scores, List<string> bests, string? latencyBest)
     {
         var who = workflows.Count == 1 ? workflows[0] : string.Join(", ", workflows);
-        var others = scores[0].Select(s => s.Configuration).Where(c => c != best).ToList();
-        string P99(string configuration) => Range(scores.Select(list => list.First(s => s.Configuration == configuration).P99), Ms);
-        string Goodput(string configuration) => Range(scores.Select(list => 100 * list.First(s => s.Configuration == configuration).Goodput), Percent);
+        var best = bests[0];
+        if (best == Tie)
+        {
+            var all = scores.SelectMany(static list => list).ToList();
+            return $"{who}: no configuration stands out (p99 {Range(all.Select(static s => s.P99), Ms)}, {Range(all.Select(static s => 100 * s.Goodput), Percent)} of offered requests completed under each).";
+        }
+
+        var others = scores[0].Select(s => s.Configuration).Where(c => !bests.Contains(c)).ToList();
+        string P99(params string[] configurations) => Range(scores.SelectMany(list => list.Where(s => configurations.Contains(s.Configuration)).Select(static s => s.P99)), Ms);
+        string Goodput(params string[] configurations) => Range(scores.SelectMany(list => list.Where(s => configurations.Contains(s.Configuration)).Select(static s => 100 * s.Goodput)), Percent);
         var vs = string.Join(" and ", others.Select(o => $"{P99(o)} under {o}"));
-        var sentence = $"{who}: {best} is best, p99 {P99(best)} against {vs}; it completes {Goodput(best)} of offered requests ({string.Join(", ", others.Select(o => $"{Goodput(o)} under {o}"))}).";
+        var completes = string.Join(", ", others.Select(o => $"{Goodput(o)} under {o}"));
+        var sentence = bests.Count == 1
+            ? $"{who}: {best} is best, p99 {P99(best)} against {vs}; it completes {Goodput(best)} of offered requests ({completes})."
+            : $"{who}: {string.Join(" and ", bests)} are best and as good as each other, p99 {P99([.. bests])} against {vs}; they complete {Goodput([.. bests])} of offered requests ({completes}).";
         if (latencyBest is not null)
         {
             sentence += $" The choice depends on the goal: {latencyBest} has the lowest p99 ({P99(latencyBest)}) but completes only {Goodput(latencyBest)}.";
@@ -112,14 +168,26 @@ public sealed class ReportVerdict
         }
 
         var summary = new List<string>();
-        var wins = classes.GroupBy(c => c.Best).Select(g => (Configuration: g.Key, Workflows: g.SelectMany(c => c.Workflows).ToList())).OrderByDescending(g => g.Workflows.Count).ToList();
+        var ties = classes.Where(static c => c.Best == Tie).SelectMany(static c => c.Workflows).ToList();
+        if (ties.Count == workflows)
+        {
+            return [$"No configuration stands out: for every workflow the configurations complete the same share of requests (within {100 * GoodputTolerance:0} points) with p99 latencies within {100 * LatencyMargin:0}% of each other."];
+        }
+
+        var wins = classes.Where(static c => c.Best != Tie).GroupBy(c => string.Join(" and ", c.AsGood)).Select(g => (Configuration: g.Key, Workflows: g.SelectMany(c => c.Workflows).ToList())).OrderByDescending(g => g.Workflows.Count).ToList();
         var (leader, led) = wins[0];
+        var are = leader.Contains(" and ", StringComparison.Ordinal) ? "are" : "is";
         summary.Add(led.Count == workflows
-            ? $"{leader} is the best configuration for every workflow ({string.Join(", ", led)}): the most requests completed and, among those, the lowest p99 latency."
-            : $"{leader} is the best configuration for {led.Count} of {workflows} workflows ({string.Join(", ", led)}).");
+            ? $"{leader} {are} the best configuration for every workflow ({string.Join(", ", led)}): the most requests completed and, among those, the lowest p99 latency."
+            : $"{leader} {are} the best configuration for {led.Count} of {workflows} workflows ({string.Join(", ", led)}).");
         foreach (var (configuration, names) in wins.Skip(1))
         {
-            summary.Add($"{configuration} is best for {string.Join(", ", names)}.");
+            summary.Add($"{configuration} {(configuration.Contains(" and ", StringComparison.Ordinal) ? "are equally good and best" : "is best")} for {string.Join(", ", names)}.");
+        }
+
+        if (ties.Count > 0)
+        {
+            summary.Add($"No configuration stands out for {string.Join(", ", ties)}.");
         }
 
         var split = classes.Where(c => c.DependsOnGoal).ToList();
