@@ -70,9 +70,9 @@ internal sealed partial class LiveLoadGenerator
                 {
                     // Stopped.
                 }
-                catch (ChannelClosedException)
+                catch (Exception) when (requests.Reader.Completion.IsFaulted)
                 {
-                    // The trace reader failed; its error is rethrown below.
+                    // The trace reader failed; its error is rethrown below, once the calls in flight have ended.
                 }
             })).ConfigureAwait(false);
         }
@@ -83,9 +83,9 @@ internal sealed partial class LiveLoadGenerator
             {
                 await DispatchAsync(requests.Reader, static r => r.At, (r, _) => OfferAsync(workflows[r.Workflow], r.Partition), cancellationToken).ConfigureAwait(false);
             }
-            catch (ChannelClosedException)
+            catch (Exception) when (requests.Reader.Completion.IsFaulted)
             {
-                // The trace reader failed; its error is rethrown below.
+                // The trace reader failed; its error is rethrown below, once the calls in flight have ended.
             }
         }
 

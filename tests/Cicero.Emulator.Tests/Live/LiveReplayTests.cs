@@ -54,6 +54,19 @@ public sealed class LiveReplayTests(Xunit.Abstractions.ITestOutputHelper output)
         Assert.Throws<ArgumentException>(() => { _ = LiveTopologyRunner.ReplayAsync(plan, new ConfigurationSpec { Name = "x" }, new LiveReplayOptions { ClosedLoopClients = 0 }); });
     }
 
+    [Fact]
+    public async Task ReplayAsync_TraceFailingHalfWay_ReportsTheTraceErrorWithoutHanging()
+    {
+        // Planning reads the trace once; the replay reads it again, and this time it breaks after 60 requests.
+        var trace = new BreaksOnSecondRead(SimulatedReplayTests.Generate(Requests, seed: 4), after: 60);
+        var plan = SmallTopology(TraceReplayPlanner.Create(trace));
+
+        var error = await Assert.ThrowsAsync<TraceFormatException>(() =>
+            LiveTopologyRunner.ReplayAsync(plan, new ConfigurationSpec { Name = "rc" }, new LiveReplayOptions { SpeedUp = 4 }).WaitAsync(TimeSpan.FromMinutes(2)));
+
+        Assert.Contains("broken", error.Message, StringComparison.Ordinal);
+    }
+
     /// <summary>The default topology cut to 2 FE, 1 Auth, 2 PS and 3 BS, so a test starts 8 servers rather than 35.</summary>
     private static TraceReplayPlan SmallTopology(TraceReplayPlan plan)
     {
@@ -68,5 +81,26 @@ public sealed class LiveReplayTests(Xunit.Abstractions.ITestOutputHelper output)
         }
 
         return plan;
+    }
+
+    private sealed class BreaksOnSecondRead(List<TraceRequest> requests, int after) : IEnumerable<TraceRequest>
+    {
+        private int _reads;
+
+        public IEnumerator<TraceRequest> GetEnumerator()
+        {
+            var read = ++_reads;
+            for (var i = 0; i < requests.Count; i++)
+            {
+                if (read > 1 && i == after)
+                {
+                    throw new TraceFormatException("trace.csv", i + 3, "arrival_ms", "broken on purpose");
+                }
+
+                yield return requests[i];
+            }
+        }
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
     }
 }
