@@ -136,6 +136,7 @@ internal sealed partial class LiveLoadGenerator : IDisposable
         var series = new List<WorkflowSecond>();
         foreach (var counters in _metrics.Workflows)
         {
+            var (latency, lnd, _) = counters.Summaries();
             counters.FailedByReason.TryGetValue(Outcome.Timeout, out var timedOut);
             workflows.Add(new WorkflowRunResult
             {
@@ -151,8 +152,8 @@ internal sealed partial class LiveLoadGenerator : IDisposable
                 Throughput = counters.Completed / WindowSeconds,
                 OfferedRate = counters.Offered / WindowSeconds,
                 CompletedFraction = counters.Offered == 0 ? double.NaN : (double)counters.Completed / counters.Offered,
-                LatencyMs = counters.LatencyHistogram!.Summarize(),
-                Lnd = counters.LndHistogram!.Count == 0 ? null : counters.LndHistogram.Summarize(),
+                LatencyMs = latency,
+                Lnd = lnd,
             });
 
             for (var second = 0; second < counters.Bins.Count; second++)

@@ -101,12 +101,7 @@ internal sealed class LiveMetrics
             case OutcomeKind.Completed:
                 counters.Admitted++;
                 counters.Completed++;
-                counters.LatencyHistogram!.Record(e.LatencyMs);
-                if (e.Deadline is { } d)
-                {
-                    counters.LndHistogram!.Record(e.LatencyMs / d.TotalMilliseconds);
-                }
-
+                counters.RecordLatency(e.LatencyMs, e.Deadline);
                 break;
             case OutcomeKind.Dropped:
                 counters.Dropped++;

@@ -31,6 +31,21 @@ public sealed class TraceToolingRegressionTests
     }
 
     [Fact]
+    public void SimulatedReplay_RecordsLatenciesInHistograms_NotOneSamplePerRequest()
+    {
+        var plan = TraceReplayPlanner.Create(SimulatedReplayTests.Generate(300, seed: 12));
+
+        var result = SimulatedReplay.Run(plan, Baseline);
+
+        Assert.All(result.Workflows, w =>
+        {
+            Assert.Empty(w.LatenciesMs);
+            Assert.Equal(w.Completed, w.LatencyMs.Count);
+            Assert.True(w.Completed == 0 || (w.LatencyMs.P50 > 0 && w.LatencyMs.P99 <= w.LatencyMs.Max));
+        });
+    }
+
+    [Fact]
     public void Import_FailingHalfWay_LeavesTheOutputAsItWasAndNoTemporaryFile()
     {
         using var directory = new TempDirectory();

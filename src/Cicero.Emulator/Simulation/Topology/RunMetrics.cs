@@ -10,12 +10,12 @@ internal sealed class RunMetrics
 {
     private readonly WorkflowCounters[] _workflows;
 
-    public RunMetrics(WorkflowDef[] workflows)
+    public RunMetrics(WorkflowDef[] workflows, bool histograms = false)
     {
         _workflows = new WorkflowCounters[workflows.Length];
         for (var w = 0; w < workflows.Length; w++)
         {
-            _workflows[w] = new WorkflowCounters(workflows[w]);
+            _workflows[w] = new WorkflowCounters(workflows[w], histograms);
         }
     }
 
@@ -71,12 +71,7 @@ internal sealed class RunMetrics
         {
             case OutcomeKind.Completed:
                 counters.Completed++;
-                counters.LatenciesMs.Add(latencyMs);
-                if (request.Context?.Deadline is { } deadline)
-                {
-                    counters.Lnd.Add(latencyMs / deadline.TotalMilliseconds);
-                }
-
+                counters.RecordLatency(latencyMs, request.Context?.Deadline);
                 break;
             case OutcomeKind.Dropped:
                 counters.Dropped++;
@@ -129,6 +124,42 @@ internal sealed class WorkflowCounters(WorkflowDef workflow, bool histograms = f
     public List<double> LatenciesMs { get; } = [];
 
     public List<double> Lnd { get; } = [];
+
+    /// <summary>Records a measured completion's latency (and its LND when it has a deadline), as samples or in the histograms.</summary>
+    public void RecordLatency(double latencyMs, TimeSpan? deadline)
+    {
+        if (LatencyHistogram is { } histogram)
+        {
+            histogram.Record(latencyMs);
+            if (deadline is { } d)
+            {
+                LndHistogram!.Record(latencyMs / d.TotalMilliseconds);
+            }
+
+            return;
+        }
+
+        LatenciesMs.Add(latencyMs);
+        if (deadline is { } limit)
+        {
+            Lnd.Add(latencyMs / limit.TotalMilliseconds);
+        }
+    }
+
+    /// <summary>Gets the latency summary: exact from the sorted samples, or from the histogram.</summary>
+    public (DistributionSummary Latency, DistributionSummary? Lnd, double[] Sorted) Summaries()
+    {
+        if (LatencyHistogram is { } histogram)
+        {
+            return (histogram.Summarize(), LndHistogram!.Count == 0 ? null : LndHistogram.Summarize(), []);
+        }
+
+        var latencies = LatenciesMs.ToArray();
+        Array.Sort(latencies);
+        var lnd = Lnd.ToArray();
+        Array.Sort(lnd);
+        return (DistributionSummary.Of(latencies), lnd.Length == 0 ? null : DistributionSummary.Of(lnd), latencies);
+    }
 
     public List<SecondBin> Bins { get; } = [];
 

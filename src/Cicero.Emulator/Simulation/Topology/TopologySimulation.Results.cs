@@ -34,10 +34,7 @@ public sealed partial class TopologySimulation
         var series = new List<WorkflowSecond>();
         foreach (var counters in _metrics.Workflows)
         {
-            var latencies = counters.LatenciesMs.ToArray();
-            Array.Sort(latencies);
-            var lnd = counters.Lnd.ToArray();
-            Array.Sort(lnd);
+            var (latency, lnd, sorted) = counters.Summaries();
             counters.FailedByReason.TryGetValue(Outcome.Timeout, out var timedOut);
             workflows.Add(new WorkflowRunResult
             {
@@ -53,9 +50,9 @@ public sealed partial class TopologySimulation
                 Throughput = counters.Completed / window,
                 OfferedRate = counters.Offered / window,
                 CompletedFraction = counters.Offered == 0 ? double.NaN : (double)counters.Completed / counters.Offered,
-                LatencyMs = DistributionSummary.Of(latencies),
-                Lnd = lnd.Length == 0 ? null : DistributionSummary.Of(lnd),
-                LatenciesMs = latencies,
+                LatencyMs = latency,
+                Lnd = lnd,
+                LatenciesMs = sorted,
             });
 
             for (var second = 0; second < counters.Bins.Count; second++)

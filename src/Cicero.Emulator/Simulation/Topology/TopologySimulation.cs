@@ -97,7 +97,8 @@ public sealed partial class TopologySimulation
         _serviceRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.ServiceTimes));
         RoutingRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.Routing));
         _selectorSeeds = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.Selectors));
-        _metrics = new RunMetrics(Compiled.Workflows);
+        // A replay may be a day of trace: its latencies go into histograms, so memory does not grow with its length.
+        _metrics = new RunMetrics(Compiled.Workflows, histograms: replay is not null);
         Instances = new SimInstance[Compiled.Services.Length][];
         for (var s = 0; s < Compiled.Services.Length; s++)
         {

@@ -52,7 +52,7 @@ public sealed class WorkflowRunResult
     /// <summary>Gets the latency normalised by the deadline of completed requests, when the workflow has a deadline.</summary>
     public DistributionSummary? Lnd { get; init; }
 
-    /// <summary>Gets every completed request's latency in milliseconds, sorted; not written to JSON.</summary>
+    /// <summary>Gets every completed request's latency in milliseconds, sorted, for simulated scenario runs; empty for replays and live runs, which record latencies in histograms (<see cref="Measurement.LatencyRecorder"/>). Not written to JSON.</summary>
     [JsonIgnore]
     public IReadOnlyList<double> LatenciesMs { get; init; } = [];
 }
