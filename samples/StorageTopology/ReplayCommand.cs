@@ -88,6 +88,15 @@ internal static class ReplayCommand
         {
             return CommandErrors.Report(errors, "Cannot read the trace.", ex.Message, ExitCodes.InvalidTrace);
         }
+        catch (ArgumentException ex)
+        {
+            // The planner's refusals (more workflows than a replay takes) are about the trace, not the command line.
+            return CommandErrors.Report(errors, "Cannot replay the trace.", ex.Message, ExitCodes.InvalidTrace);
+        }
+        catch (ScenarioValidationException ex)
+        {
+            return CommandErrors.Report(errors, "Cannot replay the trace.", ex.Message, ExitCodes.InvalidScenario);
+        }
         catch (ConservationException ex)
         {
             return CommandErrors.Report(errors, "A run failed its conservation check.", ex.Message, ExitCodes.RunFailed);
