@@ -19,12 +19,12 @@ internal sealed class C3SimulationTable
     {
         if (!_headerWritten)
         {
-            _output.WriteLine("| T | selector | p50 | p99 | p99.9 | mean | measured | failed | backlogged |");
-            _output.WriteLine("|---|---|---|---|---|---|---|---|---|");
+            _output.WriteLine("| T | selector | p50 | p99 | p99.9 | mean | measured | failed | backlogged | rate-limited | low-rate p99 |");
+            _output.WriteLine("|---|---|---|---|---|---|---|---|---|---|---|");
             _headerWritten = true;
         }
 
-        double p50 = 0, p99 = 0, p999 = 0, mean = 0, measured = 0, failed = 0, backlogged = 0;
+        double p50 = 0, p99 = 0, p999 = 0, mean = 0, measured = 0, failed = 0, backlogged = 0, limited = 0, lowRate = 0;
         foreach (var run in runs)
         {
             AllConserved &= run.Conserved;
@@ -35,11 +35,13 @@ internal sealed class C3SimulationTable
             measured += (double)run.Measured / runs.Count;
             failed += (double)run.Failed / runs.Count;
             backlogged += (double)run.Backlogged / runs.Count;
+            limited += (double)run.RateLimited / runs.Count;
+            lowRate += run.LowRateP99 / runs.Count;
         }
 
         _output.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"| {intervalMs} ms | {selector} | {p50:F1} | {p99:F0} | {p999:F0} | {mean:F1} | {measured:F0} | {failed:F0} | {backlogged:F0} |"));
+            $"| {intervalMs} ms | {selector} | {p50:F1} | {p99:F0} | {p999:F0} | {mean:F1} | {measured:F0} | {failed:F0} | {backlogged:F0} | {limited:F0} | {(double.IsNaN(lowRate) ? "-" : lowRate.ToString("F1", CultureInfo.InvariantCulture))} |"));
         _output.Flush();
     }
 }

@@ -42,19 +42,20 @@ internal static class TraceCommands
         var closedLoop = new Option<bool>("--closed-loop") { Description = "Replay with N clients drawing requests in trace order instead of at recorded times." };
         var repeat = OptionValues.Int("--repeat", "Play the trace this many times back to back (a short sample needs a few for rate control to act).", 4, minimum: 1);
         var seed = OptionValues.OptionalInt("--seed", "The simulation's seed.");
+        var permits = OptionValues.Int("--permits", "Permits per resource (disk, compute, cpu) of the replay topology.", 1, minimum: 1);
         var output = new Option<string>("--output", "-o") { Description = "The folder for deadline.html, .csv, .json and .png.", DefaultValueFactory = _ => Path.Combine("results", "deadline") };
         var command = new Command(
             "deadline",
             "The deadline experiment (dissertation Table 5.4): replays a trace in simulation at several load levels under Baseline, FIFO+RC, EDF+RC and LSTF+RC, with deadline = k x each request's time alone, and reports latency normalised by deadline.")
         {
-            trace, format, input, k, loads, closedLoop, repeat, seed, output,
+            trace, format, input, k, loads, closedLoop, repeat, seed, permits, output,
         };
         command.SetAction(parse => Deadline(
             console,
             errors,
             new DeadlineSettings(
                 parse.GetValue(trace), parse.GetValue(format), parse.GetValue(input), parse.GetValue(k), parse.GetValue(loads)!, parse.GetValue(closedLoop),
-                parse.GetValue(repeat), parse.GetValue(seed), parse.GetValue(output)!)));
+                parse.GetValue(repeat), parse.GetValue(seed), parse.GetValue(permits), parse.GetValue(output)!)));
         return command;
     }
 
@@ -84,9 +85,9 @@ internal static class TraceCommands
             return CommandErrors.Report(errors, "Invalid options.", problem!, ExitCodes.InvalidCommandLine);
         }
 
-        if (settings.Repeat < 1 || !(settings.K > 0 && double.IsFinite(settings.K)))
+        if (settings.Repeat < 1 || settings.Permits < 1 || !(settings.K > 0 && double.IsFinite(settings.K)))
         {
-            return CommandErrors.Report(errors, "Invalid options.", $"--repeat must be at least 1 (was {settings.Repeat}) and --k a positive number (was {settings.K.ToString(CultureInfo.InvariantCulture)}).", ExitCodes.InvalidCommandLine);
+            return CommandErrors.Report(errors, "Invalid options.", $"--repeat and --permits must be at least 1 (were {settings.Repeat} and {settings.Permits}) and --k a positive number (was {settings.K.ToString(CultureInfo.InvariantCulture)}).", ExitCodes.InvalidCommandLine);
         }
 
         DeadlineExperimentResult result;
@@ -94,7 +95,7 @@ internal static class TraceCommands
         var started = TimeProvider.System.GetTimestamp();
         try
         {
-            plan = DeadlineExperiment.UseSingleServerResources(TraceReplayPlanner.Create(TraceRepetition.BackToBack(source!, settings.Repeat)));
+            plan = DeadlineExperiment.UseResources(TraceReplayPlanner.Create(TraceRepetition.BackToBack(source!, settings.Repeat)), settings.Permits);
             console.MarkupLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"Deadline experiment on [bold]{Markup.Escape(title!)}[/]: {plan.RequestCount:N0} requests ({settings.Repeat} x the trace), k = {settings.K:0.##}, {(settings.ClosedLoop ? "clients" : "speed-ups")} {string.Join(", ", levels)}, simulated."));
@@ -110,6 +111,13 @@ internal static class TraceCommands
         }
 
         console.WriteLine(result.ToTable());
+        if (result.EstimateOverIsolated is { } ratio)
+        {
+            console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"LSTF's remaining-time base over the time alone: median {ratio.P50:0.00}, p95 {ratio.P95:0.00}, max {ratio.Max:0.00} ({ratio.Count:N0} requests)."));
+        }
+
         console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Ran in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
         try
         {
@@ -143,5 +151,5 @@ internal static class TraceCommands
     }
 
     private sealed record DeadlineSettings(
-        string? Trace, string? Format, string? Input, double K, string Loads, bool ClosedLoop, int Repeat, int? Seed, string Output);
+        string? Trace, string? Format, string? Input, double K, string Loads, bool ClosedLoop, int Repeat, int? Seed, int Permits, string Output);
 }

@@ -9,7 +9,12 @@ namespace Cicero.Policies.ReplicaSelection;
 /// γ·(ΔT − ∛(β·R0/γ))³ + R0 (steep far below R0, flat in the saddle near it, probing beyond), by at most s_max per
 /// step. A decrease must wait the hysteresis period after an increase.
 /// </summary>
-/// <remarks>A state machine driven by timestamps; not thread-safe (the replica-group engine serialises calls).</remarks>
+/// <remarks>
+/// <see cref="CubicRateOptions.Variant"/> chooses between Algorithm 2 as written (<see cref="CubicRateVariant.Published"/>)
+/// and Cicero's production rule (<see cref="CubicRateVariant.BindingLimit"/>, the default), which cuts only a limit that
+/// binds; <see cref="CubicRateOptions.Increase"/> swaps the cubic increase for AIMD's or BIC's (dissertation Figure 4.20).
+/// A state machine driven by timestamps; not thread-safe (the replica-group engine serialises calls).
+/// </remarks>
 public sealed class CubicRateController
 {
     private readonly CubicRateOptions _options;
@@ -26,6 +31,7 @@ public sealed class CubicRateController
     private long _outstandingAfterResponse;
     private long _firstSendSinceResponse = long.MaxValue;
     private long _lastLimited = long.MinValue / 2;
+    private double _probeStep;
 
     /// <summary>Creates a controller starting at the initial rate with a full bucket.</summary>
     /// <param name="options">The rate options.</param>
@@ -56,6 +62,9 @@ public sealed class CubicRateController
     /// <summary>Gets R0, the sending rate at the last decrease.</summary>
     public double SaturationRate { get; private set; }
 
+    /// <summary>Gets how many times the limit held a request back: a check or a take that found no token.</summary>
+    public long LimitedCount { get; private set; }
+
     /// <summary>Gets the tokens in the bucket at the last refill.</summary>
     public double Tokens { get; private set; }
 
@@ -71,6 +80,7 @@ public sealed class CubicRateController
         }
 
         _lastLimited = now;
+        LimitedCount++;
         return false;
     }
 
@@ -83,6 +93,7 @@ public sealed class CubicRateController
         if (Tokens < 1)
         {
             _lastLimited = now;
+            LimitedCount++;
             return false;
         }
 
@@ -117,8 +128,9 @@ public sealed class CubicRateController
         _firstSendSinceResponse = long.MaxValue;
 
         // Only a limit that binds is cut: a client sending less than srate allows receives less than srate whatever the
-        // replica can do, and cutting its limit then starved moderate clients (srate fell to the floor).
-        var binding = now - _lastLimited <= 2 * _window;
+        // replica can do, and cutting its limit then starved moderate clients (srate fell to the floor). Algorithm 2 as
+        // written cuts regardless.
+        var binding = _options.Variant == CubicRateVariant.Published || now - _lastLimited <= 2 * _window;
         if (binding && SendingRate > ReceiveRate && now - _lastIncrease > _hysteresis)
         {
             // Skipped while nothing has been received yet: a zero receive rate says nothing about the replica.
@@ -128,6 +140,7 @@ public sealed class CubicRateController
                 SaturationRate = SendingRate;
                 SendingRate = Math.Max(SendingRate * _options.Beta, _options.MinRate);
                 _lastDecrease = now;
+                _probeStep = 0;
             }
         }
         else if (SendingRate < ReceiveRate)
@@ -135,7 +148,32 @@ public sealed class CubicRateController
             Refill(now);
             var elapsedMs = (now - _lastDecrease) * 1000.0 / _frequency;
             _lastIncrease = now;
-            SendingRate = Math.Max(_options.MinRate, Math.Min(SendingRate + _options.MaxStep, CubicRate(elapsedMs)));
+            SendingRate = Math.Max(_options.MinRate, IncreasedRate(elapsedMs));
+        }
+    }
+
+    private double IncreasedRate(double elapsedMs)
+    {
+        switch (_options.Increase)
+        {
+            case RateIncreaseRule.Additive:
+                return SendingRate + _options.AdditiveStep;
+            case RateIncreaseRule.BinarySearch:
+                double step;
+                if (SendingRate < SaturationRate)
+                {
+                    step = (SaturationRate - SendingRate) / 2;
+                }
+                else
+                {
+                    // Max probing past R0: slow-start-like steps that double while the replica keeps up.
+                    _probeStep = _probeStep <= 0 ? _options.AdditiveStep : _probeStep * 2;
+                    step = _probeStep;
+                }
+
+                return SendingRate + Math.Min(Math.Max(step, _options.AdditiveStep), _options.MaxStep);
+            default:
+                return Math.Min(SendingRate + _options.MaxStep, CubicRate(elapsedMs));
         }
     }
 
@@ -170,14 +208,15 @@ public sealed class CubicRateController
         // The window that just closed counts what was received; every empty window after it decays the rate, but only
         // if requests were sent meanwhile. An idle client learns nothing about the replica: decaying rrate through an
         // idle spell made the first responses afterwards look like a collapse and cut srate to its floor, stalling calls.
-        if (_received > 0 || _sent > 0)
+        var published = _options.Variant == CubicRateVariant.Published;
+        if (published || _received > 0 || _sent > 0)
         {
             ReceiveRate = (weight * _received) + ((1 - weight) * ReceiveRate);
         }
 
         // Empty windows decay rrate only while the client was waiting on the replica: from the first send after the
         // last response, or throughout if requests were still outstanding then.
-        var waiting = _outstandingAfterResponse > 0
+        var waiting = published || _outstandingAfterResponse > 0
             ? closed - 1
             : _firstSendSinceResponse == long.MaxValue ? 0 : Math.Min(closed - 1, (now - _firstSendSinceResponse) / _window);
         if (waiting > 0)

@@ -40,6 +40,21 @@ public sealed class CubicRateOptions
     /// <value>0.01.</value>
     public double MinRate { get; set; } = 0.01;
 
+    /// <summary>Gets or sets when the rate is cut and how empty windows decay the receive rate.</summary>
+    /// <value><see cref="CubicRateVariant.BindingLimit"/>; <see cref="CubicRateVariant.Published"/> is Algorithm 2 as written.</value>
+    public CubicRateVariant Variant { get; set; } = CubicRateVariant.BindingLimit;
+
+    /// <summary>Gets or sets how the rate grows (C3's cubic, or AIMD's and BIC's rules for comparison).</summary>
+    /// <value><see cref="RateIncreaseRule.Cubic"/>.</value>
+    public RateIncreaseRule Increase { get; set; } = RateIncreaseRule.Cubic;
+
+    /// <summary>
+    /// Gets or sets the step of <see cref="RateIncreaseRule.Additive"/>, and the smallest step of
+    /// <see cref="RateIncreaseRule.BinarySearch"/>, in requests per window.
+    /// </summary>
+    /// <value>1.</value>
+    public double AdditiveStep { get; set; } = 1;
+
     /// <summary>Gets or sets the weight of the last window's count in the smoothed receive rate.</summary>
     /// <value>0.1.</value>
     public double ReceiveRateWeight { get; set; } = 0.1;
@@ -56,6 +71,17 @@ public sealed class CubicRateOptions
         Positive(InitialRate, nameof(InitialRate));
         Positive(MaxTokens, nameof(MaxTokens));
         Positive(MinRate, nameof(MinRate));
+        Positive(AdditiveStep, nameof(AdditiveStep));
+        if (!Enum.IsDefined(Variant))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Variant), Variant, "Unknown variant.");
+        }
+
+        if (!Enum.IsDefined(Increase))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Increase), Increase, "Unknown increase rule.");
+        }
+
         if (!(Beta > 0 && Beta < 1))
         {
             throw new ArgumentOutOfRangeException(nameof(Beta), Beta, "β must be in (0, 1).");

@@ -175,11 +175,96 @@ public class CubicRateControllerTests
         Assert.Equal(10, controller.SendingRate, 9);
     }
 
+    [Theory]
+    [InlineData(CubicRateVariant.BindingLimit, false)]
+    [InlineData(CubicRateVariant.Published, true)]
+    public void OnResponse_ClientBelowItsLimit_OnlyAlgorithm2AsWrittenCutsIt(CubicRateVariant variant, bool cut)
+    {
+        var controller = new CubicRateController(new CubicRateOptions { InitialRate = 10, Variant = variant }, Frequency, 0);
+        var lowest = controller.SendingRate;
+        for (var window = 0; window < 50; window++)
+        {
+            for (var i = 0; i < 5; i++)
+            {
+                if (controller.TryConsume(Ms((window * 20) + i)))
+                {
+                    controller.OnResponse(Ms((window * 20) + i + 1));
+                    lowest = Math.Min(lowest, controller.SendingRate);
+                }
+            }
+        }
+
+        // 5 sent per 20 ms window against a limit of 10: rrate settles near 5 < srate, which Algorithm 2 as written cuts.
+        Assert.Equal(cut, lowest < 10);
+        Assert.Equal(cut, controller.LimitedCount > 0);
+    }
+
+    [Theory]
+    [InlineData(RateIncreaseRule.Cubic, 9.163)]
+    [InlineData(RateIncreaseRule.Additive, 3)]
+    [InlineData(RateIncreaseRule.BinarySearch, 6)]
+    public void OnResponse_IncreaseRule_SetsTheFirstStepAfterADecrease(RateIncreaseRule rule, double expected)
+    {
+        var controller = new CubicRateController(new CubicRateOptions { InitialRate = 10, Increase = rule }, Frequency, 0);
+        Saturate(controller, Ms(10));
+        for (var i = 0; i < 50; i++)
+        {
+            controller.OnResponse(Ms(10));
+        }
+
+        Saturate(controller, Ms(20));
+        controller.OnResponse(Ms(20));                           // decrease: srate 2, R0 10, rrate 5
+        controller.OnResponse(Ms(40));                           // rrate 4.6 > 2: one increase
+
+        // Cubic: the curve 20 ms after the decrease (see above); AIMD: + the additive step 1; BIC: half-way to R0, 2 + 4.
+        Assert.Equal(expected, controller.SendingRate, 3);
+    }
+
+    [Fact]
+    public void OnResponse_BinarySearch_HalvesTheGapToR0_ThenProbesWithDoublingSteps()
+    {
+        var controller = new CubicRateController(new CubicRateOptions { InitialRate = 10, Increase = RateIncreaseRule.BinarySearch }, Frequency, 0);
+        Saturate(controller, Ms(10));
+        for (var i = 0; i < 50; i++)
+        {
+            controller.OnResponse(Ms(10));
+        }
+
+        Saturate(controller, Ms(20));
+        controller.OnResponse(Ms(20));                           // decrease: srate 2, R0 10, rrate 5
+        for (var i = 0; i < 1000; i++)
+        {
+            controller.OnResponse(Ms(21));                       // 2 → 6 (half-way to R0), then 6 > rrate: nothing
+        }
+
+        var rates = new List<double>();
+        for (var i = 0; i < 10; i++)
+        {
+            controller.OnResponse(Ms(41));                       // rrate = 0.1 · 1000 + 0.9 · 5 = 104.5: every response raises
+            rates.Add(controller.SendingRate);
+        }
+
+        // Half-way to R0 = 10 (at least the additive step 1), then probes of 1, 2, 4, 8 and s_max = 10.
+        Assert.Equal([8, 9, 10, 11, 13, 17, 25, 35, 45, 55], rates);
+    }
+
+    [Fact]
+    public void TryConsume_WithoutAToken_CountsAsLimited()
+    {
+        var controller = Create(initialRate: 10);
+        Saturate(controller, 0);
+        Assert.False(controller.HasToken(0));
+
+        Assert.Equal(2, controller.LimitedCount);
+    }
+
     [Fact]
     public void Options_Invalid_Throw()
     {
         Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { Beta = 1 }, Frequency, 0));
         Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { Gamma = 0 }, Frequency, 0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { AdditiveStep = 0 }, Frequency, 0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new CubicRateController(new CubicRateOptions { Variant = (CubicRateVariant)9 }, Frequency, 0));
     }
 
     /// <summary>Uses up the tokens and asks once more, so the limit binds at <paramref name="now"/>.</summary>

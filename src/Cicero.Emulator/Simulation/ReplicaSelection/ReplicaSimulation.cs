@@ -26,6 +26,8 @@ public sealed class ReplicaSimulation
     private readonly ReplicaSimulationOptions _options;
     private readonly string _selectorName;
     private readonly Random _random;
+    private readonly Random _environment;
+    private readonly Random _service;
     private readonly int _seed;
     private readonly VirtualTimeProvider _clock = new();
     private readonly SimulatedClient[] _clients;
@@ -33,6 +35,11 @@ public sealed class ReplicaSimulation
     private readonly Queue<SimulatedCopy>[] _waiting;
     private readonly double[] _meanServiceMs;
     private readonly List<double> _latencies;
+    private readonly List<double> _lowRateLatencies = [];
+    private readonly List<int> _queueSamples = [];
+    private readonly int _heavyClients;
+    private readonly object[] _surgeClientStates;
+    private readonly double _meanSurgeInterArrivalMs;
     private readonly long _networkTicks;
     private readonly long _warmUpTicks;
     private readonly double _meanInterArrivalMs;
@@ -42,6 +49,7 @@ public sealed class ReplicaSimulation
     private readonly Action<object?> _onResponse;
     private readonly Action<object?> _onBacklogTimer;
     private readonly Action<object?> _onFluctuation;
+    private readonly Action<object?> _onQueueSample;
     private long _generated;
     private long _completed;
     private long _failed;
@@ -49,6 +57,8 @@ public sealed class ReplicaSimulation
     private long _copiesAnswered;
     private long _backlogged;
     private long _inFlight;
+    private double _feedbackAgeSumMs;
+    private long _feedbackAges;
 
     /// <summary>Creates a run.</summary>
     /// <param name="options">The set-up.</param>
@@ -63,7 +73,12 @@ public sealed class ReplicaSimulation
         _options = options;
         _selectorName = selectorName;
         _seed = seed;
+        // Three streams, so that runs with the same seed share their environment whatever the selector or the number of
+        // clients (common random numbers): the servers' speed flips, the arrivals (times, clients, groups, read-repair
+        // coins) and the service times. Comparisons between selectors are then paired, not just averaged.
         _random = new Random(seed);
+        _environment = new Random(HashCode.Combine(seed, 1));
+        _service = new Random(HashCode.Combine(seed, 2));
         _networkTicks = options.NetworkDelay.Ticks;
         _warmUpTicks = options.WarmUp.Ticks;
         _meanInterArrivalMs = options.Generators / options.ArrivalRatePerMs;
@@ -82,12 +97,23 @@ public sealed class ReplicaSimulation
         }
 
         _latencies = new List<double>(options.Requests);
+        _heavyClients = options.HighDemandFraction > 0 ? (int)(options.HighDemandFraction * options.Clients) : 0;
+        _surgeClientStates = new object[options.SurgeAt is null ? 0 : options.SurgeClients];
+        for (var c = 0; c < _surgeClientStates.Length; c++)
+        {
+            _surgeClientStates[c] = c;
+        }
+
+        // Each surge client's own stream adds an equal share of the extra load.
+        var extraRate = (options.SurgeUtilization - options.Utilization) / options.Utilization * options.ArrivalRatePerMs;
+        _meanSurgeInterArrivalMs = _surgeClientStates.Length == 0 ? 0 : _surgeClientStates.Length / extraRate;
         _onArrival = OnArrival;
         _onServerArrival = state => OnServerArrival((SimulatedCopy)state!);
         _onServiceDone = state => OnServiceDone((SimulatedCopy)state!);
         _onResponse = state => OnResponse((SimulatedCopy)state!);
         _onBacklogTimer = state => OnBacklogTimer((GroupBacklog)state!);
         _onFluctuation = _ => Fluctuate();
+        _onQueueSample = _ => SampleQueue();
     }
 
     /// <summary>Runs the simulation to the end: every request generated and answered (or failed).</summary>
@@ -103,7 +129,20 @@ public sealed class ReplicaSimulation
         Fluctuate();
         for (var g = 0; g < _options.Generators; g++)
         {
-            _clock.Schedule(TimeSpan.FromMilliseconds(Exponential(_meanInterArrivalMs)), _onArrival, null);
+            _clock.Schedule(TimeSpan.FromMilliseconds(Exponential(_random, _meanInterArrivalMs)), _onArrival, null);
+        }
+
+        if (_options.SurgeAt is { } surge)
+        {
+            foreach (var client in _surgeClientStates)
+            {
+                _clock.Schedule(surge + TimeSpan.FromMilliseconds(Exponential(_random, _meanSurgeInterArrivalMs)), _onArrival, client);
+            }
+        }
+
+        if (_options.QueueSamplePeriod > TimeSpan.Zero)
+        {
+            SampleQueue();
         }
 
         while (_clock.TryRunNext())
@@ -125,10 +164,16 @@ public sealed class ReplicaSimulation
         }
 
         mean = sorted.Length == 0 ? double.NaN : mean / sorted.Length;
+        var lowRate = _lowRateLatencies.ToArray();
+        Array.Sort(lowRate);
         return new ReplicaSimulationResult(
             _selectorName, _seed, _options.FluctuationInterval, _generated, _completed, _failed, sorted.Length,
             _copies, _backlogged, _clock.Elapsed,
-            LatencyPercentiles.Of(sorted, 0.5), LatencyPercentiles.Of(sorted, 0.99), LatencyPercentiles.Of(sorted, 0.999), mean);
+            LatencyPercentiles.Of(sorted, 0.5), LatencyPercentiles.Of(sorted, 0.99), LatencyPercentiles.Of(sorted, 0.999), mean,
+            lowRate.Length == 0 ? double.NaN : LatencyPercentiles.Of(lowRate, 0.99), CountRateLimited(), _queueSamples)
+        {
+            MeanFeedbackAgeMs = _feedbackAges == 0 ? double.NaN : _feedbackAgeSumMs / _feedbackAges,
+        };
     }
 
     /// <summary>Creates one client's selector.</summary>
@@ -140,10 +185,14 @@ public sealed class ReplicaSimulation
     public static IReplicaSelector CreateSelector(string name, ReplicaSimulationOptions options, long frequency)
     {
         ArgumentNullException.ThrowIfNull(options);
+        var c3 = new C3Options { ClientCount = options.ScoreClientCount ?? options.Clients, ScoreExponent = options.ScoreExponent };
+        c3.Rate.Variant = options.RateVariant;
+        c3.Rate.Increase = options.RateIncrease;
         return name switch
         {
-            SimulationSelectorNames.C3 => C3ReplicaSelector.CreateFactory(new C3Options { ClientCount = options.Clients }).Create(frequency),
-            SimulationSelectorNames.RoundRobin => new RateLimitedRoundRobinSelector(null, frequency),
+            SimulationSelectorNames.C3 => new C3ReplicaSelector(c3, frequency),
+            SimulationSelectorNames.RoundRobin => new RateLimitedRoundRobinSelector(c3.Rate, frequency),
+            SimulationSelectorNames.DynamicSnitch => new DynamicSnitchSelector(new DynamicSnitchOptions(), frequency),
             SimulationSelectorNames.LeastOutstandingFirstTie => new FirstTieLeastOutstandingSelector(),
             SimulationSelectorNames.RoundRobinPlain => PolicyCatalog.Default.GetReplicaSelector(ReplicaSelectorNames.RoundRobin).Create(frequency),
             SimulationSelectorNames.Oracle or SimulationSelectorNames.LeastOutstanding => PolicyCatalog.Default.GetReplicaSelector(name).Create(frequency),
@@ -151,7 +200,13 @@ public sealed class ReplicaSimulation
         };
     }
 
-    private double Exponential(double mean) => -Math.Log(1 - _random.NextDouble()) * mean;
+    private static double Exponential(Random random, double mean) => -Math.Log(1 - random.NextDouble()) * mean;
+
+    /// <summary>
+    /// A uniform index below <paramref name="count"/> from exactly one draw: <see cref="Random.Next(int)"/> rejects and
+    /// redraws a count-dependent number of times, which would desynchronise the arrival stream between client counts.
+    /// </summary>
+    private int UniformIndex(int count) => Math.Min(count - 1, (int)(_random.NextDouble() * count));
 
     private void Fluctuate()
     {
@@ -159,7 +214,7 @@ public sealed class ReplicaSimulation
         var fast = _options.FastServiceTime.TotalMilliseconds;
         for (var s = 0; s < _meanServiceMs.Length; s++)
         {
-            _meanServiceMs[s] = _random.NextDouble() < 0.5 ? slow : fast;
+            _meanServiceMs[s] = _environment.NextDouble() < 0.5 ? slow : fast;
         }
 
         if (_generated < _options.Requests || _inFlight > 0)
@@ -167,6 +222,51 @@ public sealed class ReplicaSimulation
             _clock.Schedule(_options.FluctuationInterval, _onFluctuation, null);
         }
     }
+
+    private long CountRateLimited()
+    {
+        var now = _clock.GetTimestamp();
+        var limited = 0L;
+        foreach (var client in _clients)
+        {
+            foreach (var view in client.Views)
+            {
+                limited += client.Selector switch
+                {
+                    C3ReplicaSelector c3 when view.SelectorState is not null => c3.GetRateController(view, now).LimitedCount,
+                    RateLimitedRoundRobinSelector when view.SelectorState is CubicRateController rate => rate.LimitedCount,
+                    _ => 0,
+                };
+            }
+        }
+
+        return limited;
+    }
+
+    private void SampleQueue()
+    {
+        _queueSamples.Add(_waiting[0].Count + _busy[0]);
+        if (_generated < _options.Requests || _inFlight > 0)
+        {
+            _clock.Schedule(_options.QueueSamplePeriod, _onQueueSample, null);
+        }
+    }
+
+    /// <summary>Picks the client of a base generator's request: uniformly, or the heavy set with the skew's probability.</summary>
+    private int PickClient()
+    {
+        if (_heavyClients == 0)
+        {
+            return UniformIndex(_clients.Length);
+        }
+
+        return _random.NextDouble() < _options.DemandSkew
+            ? UniformIndex(_heavyClients)
+            : _heavyClients + UniformIndex(_clients.Length - _heavyClients);
+    }
+
+    private bool IsLowRate(int client) =>
+        (_heavyClients > 0 && client >= _heavyClients) || (_surgeClientStates.Length > 0 && client >= _surgeClientStates.Length);
 
     private void OnArrival(object? state)
     {
@@ -177,8 +277,9 @@ public sealed class ReplicaSimulation
 
         _generated++;
         _inFlight++;
-        var client = _clients[_random.Next(_clients.Length)];
-        var request = new SimulatedRequest(client, _random.Next(_options.Servers), _clock.GetTimestamp());
+        var clientIndex = state is int surgeClient ? surgeClient : PickClient();
+        var client = _clients[clientIndex];
+        var request = new SimulatedRequest(client, UniformIndex(_options.Servers), _clock.GetTimestamp(), IsLowRate(clientIndex));
         var backlog = client.Backlogs[request.GroupStart];
         if (backlog.Waiting.Count > 0)
         {
@@ -204,7 +305,7 @@ public sealed class ReplicaSimulation
 
         if (_generated < _options.Requests)
         {
-            _clock.Schedule(TimeSpan.FromMilliseconds(Exponential(_meanInterArrivalMs)), _onArrival, null);
+            _clock.Schedule(TimeSpan.FromMilliseconds(Exponential(_random, state is null ? _meanInterArrivalMs : _meanSurgeInterArrivalMs)), _onArrival, state);
         }
     }
 
@@ -246,6 +347,12 @@ public sealed class ReplicaSimulation
         var client = request.Client;
         var now = _clock.GetTimestamp();
         var primaryServer = (request.GroupStart + index) % _options.Servers;
+        if (client.LastResponse[primaryServer] >= 0 && now >= _warmUpTicks)
+        {
+            _feedbackAgeSumMs += (now - client.LastResponse[primaryServer]) / (double)TimeSpan.TicksPerMillisecond;
+            _feedbackAges++;
+        }
+
         SendCopy(new SimulatedCopy(request, primaryServer, now, primary: true));
         if (_options.ReadRepairProbability > 0 && _random.NextDouble() < _options.ReadRepairProbability)
         {
@@ -284,7 +391,7 @@ public sealed class ReplicaSimulation
     private void StartService(SimulatedCopy copy)
     {
         _busy[copy.Server]++;
-        var serviceMs = Exponential(_meanServiceMs[copy.Server]);
+        var serviceMs = Exponential(_service, _meanServiceMs[copy.Server]);
         copy.ServiceTicks = Math.Max(1, (long)Math.Round(serviceMs * TimeSpan.TicksPerMillisecond));
         _clock.ScheduleAt(_clock.GetTimestamp() + copy.ServiceTicks, _onServiceDone, copy);
     }
@@ -309,6 +416,7 @@ public sealed class ReplicaSimulation
         var request = copy.Request;
         var client = request.Client;
         var view = client.Views[copy.Server];
+        client.LastResponse[copy.Server] = now;
         if (view.Outstanding > 0)
         {
             view.Outstanding--;
@@ -322,7 +430,12 @@ public sealed class ReplicaSimulation
             _inFlight--;
             if (now >= _warmUpTicks)
             {
-                _latencies.Add((now - request.Created) / (double)TimeSpan.TicksPerMillisecond);
+                var latency = (now - request.Created) / (double)TimeSpan.TicksPerMillisecond;
+                _latencies.Add(latency);
+                if (request.LowRate && (_options.SurgeAt is not { } surge || request.Created >= surge.Ticks))
+                {
+                    _lowRateLatencies.Add(latency);
+                }
             }
         }
         else

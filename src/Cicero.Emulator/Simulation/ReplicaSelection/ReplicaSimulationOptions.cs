@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Policies.ReplicaSelection;
+
 namespace Cicero.Emulator.Simulation.ReplicaSelection;
 
 /// <summary>
@@ -74,6 +76,54 @@ public sealed class ReplicaSimulationOptions
     /// <value><see langword="false"/>.</value>
     public bool OracleCountsInService { get; set; }
 
+    /// <summary>Gets or sets b, the exponent of C3's queue penalty q̂^b (dissertation Figure 4.19 sweeps 1 to 4).</summary>
+    /// <value>3.</value>
+    public double ScoreExponent { get; set; } = 3;
+
+    /// <summary>Gets or sets C3's n, the concurrency compensation's client count; null for <see cref="Clients"/> (the paper's setting).</summary>
+    public double? ScoreClientCount { get; set; }
+
+    /// <summary>
+    /// Gets or sets the rate controllers' variant for C3 and rate-limited round robin. The simulation reproduces the
+    /// paper, so Algorithm 2 as written is the default here (the library's default is <see cref="CubicRateVariant.BindingLimit"/>).
+    /// </summary>
+    /// <value><see cref="CubicRateVariant.Published"/>.</value>
+    public CubicRateVariant RateVariant { get; set; } = CubicRateVariant.Published;
+
+    /// <summary>Gets or sets the rate controllers' increase rule (cubic, AIMD or BIC; dissertation Figure 4.20).</summary>
+    /// <value><see cref="RateIncreaseRule.Cubic"/>.</value>
+    public RateIncreaseRule RateIncrease { get; set; } = RateIncreaseRule.Cubic;
+
+    /// <summary>
+    /// Gets or sets the fraction of clients that generate <see cref="DemandSkew"/> of the requests (the paper's demand
+    /// skew: 20% or 50% of the clients generate 80%); 0 spreads requests uniformly over the clients.
+    /// </summary>
+    /// <value>0.</value>
+    public double HighDemandFraction { get; set; }
+
+    /// <summary>Gets or sets the share of requests the <see cref="HighDemandFraction"/> of clients generate.</summary>
+    /// <value>0.8 (used only when <see cref="HighDemandFraction"/> is positive).</value>
+    public double DemandSkew { get; set; } = 0.8;
+
+    /// <summary>
+    /// Gets or sets when a demand surge starts (dissertation Figure 4.20: at 10 s); null for none. From then on
+    /// <see cref="SurgeClients"/> clients each get an extra Poisson stream that lifts the offered load to
+    /// <see cref="SurgeUtilization"/>.
+    /// </summary>
+    public TimeSpan? SurgeAt { get; set; }
+
+    /// <summary>Gets or sets how many clients (the first ones) receive the surge; the others are the low-rate clients.</summary>
+    /// <value>3.</value>
+    public int SurgeClients { get; set; } = 3;
+
+    /// <summary>Gets or sets the offered load during the surge, as a fraction of the average capacity.</summary>
+    /// <value>0.6.</value>
+    public double SurgeUtilization { get; set; } = 0.6;
+
+    /// <summary>Gets or sets how often server 0's queue (waiting plus in service) is sampled for <see cref="ReplicaSimulationResult.QueueSamples"/>; zero for never.</summary>
+    /// <value>Zero.</value>
+    public TimeSpan QueueSamplePeriod { get; set; }
+
     /// <summary>Gets the mean service time of a fast server, 1/(D·μ).</summary>
     public TimeSpan FastServiceTime => SlowServiceTime / RangeFactor;
 
@@ -110,6 +160,32 @@ public sealed class ReplicaSimulationOptions
         if (!(Utilization > 0) || !double.IsFinite(Utilization))
         {
             throw new ArgumentOutOfRangeException(nameof(Utilization), Utilization, "Must be positive.");
+        }
+
+        if (!(ScoreExponent > 0) || !double.IsFinite(ScoreExponent))
+        {
+            throw new ArgumentOutOfRangeException(nameof(ScoreExponent), ScoreExponent, "b must be a positive number.");
+        }
+
+        if (!(HighDemandFraction >= 0 && HighDemandFraction < 1) || !(DemandSkew > 0 && DemandSkew < 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(HighDemandFraction), HighDemandFraction, "The high-demand fraction must be in [0, 1) and the skew in (0, 1).");
+        }
+
+        if (HighDemandFraction > 0 && (int)(HighDemandFraction * Clients) is var heavy && (heavy < 1 || heavy >= Clients))
+        {
+            throw new ArgumentOutOfRangeException(nameof(HighDemandFraction), HighDemandFraction, $"Gives {heavy} high-demand clients of {Clients}; need at least one of each kind.");
+        }
+
+        if (SurgeAt is { } surge && (surge < TimeSpan.Zero || SurgeClients < 1 || SurgeClients >= Clients || !(SurgeUtilization > Utilization) || !double.IsFinite(SurgeUtilization)))
+        {
+            throw new ArgumentOutOfRangeException(nameof(SurgeAt), SurgeAt, $"A surge needs a non-negative start, 1 to {Clients - 1} surge clients (was {SurgeClients}) and a surge utilisation above {Utilization} (was {SurgeUtilization}).");
+        }
+
+        ArgumentOutOfRangeException.ThrowIfLessThan(QueueSamplePeriod, TimeSpan.Zero, nameof(QueueSamplePeriod));
+        if (!Enum.IsDefined(RateVariant) || !Enum.IsDefined(RateIncrease))
+        {
+            throw new ArgumentOutOfRangeException(nameof(RateVariant), $"{RateVariant}/{RateIncrease}", "Unknown rate variant or increase rule.");
         }
 
         if (!(ReadRepairProbability >= 0 && ReadRepairProbability <= 1))

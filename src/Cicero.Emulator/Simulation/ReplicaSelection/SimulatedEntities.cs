@@ -5,8 +5,10 @@ using Cicero.ReplicaSelection;
 namespace Cicero.Emulator.Simulation.ReplicaSelection;
 
 /// <summary>A request a generator created: its client, its replica group and when it was created.</summary>
-internal sealed class SimulatedRequest(SimulatedClient client, int groupStart, long created)
+internal sealed class SimulatedRequest(SimulatedClient client, int groupStart, long created, bool lowRate)
 {
+    public bool LowRate { get; } = lowRate;
+
     public SimulatedClient Client { get; } = client;
 
     public int GroupStart { get; } = groupStart;
@@ -39,6 +41,8 @@ internal sealed class SimulatedClient
     {
         Selector = selector;
         Views = new ReplicaState[servers];
+        LastResponse = new long[servers];
+        Array.Fill(LastResponse, -1);
         for (var s = 0; s < servers; s++)
         {
             Views[s] = new ReplicaState("server-" + s.ToString(System.Globalization.CultureInfo.InvariantCulture));
@@ -60,6 +64,9 @@ internal sealed class SimulatedClient
     }
 
     public IReplicaSelector Selector { get; }
+
+    /// <summary>Gets when a response last came back from each server (-1 before the first): how old this client's view is.</summary>
+    public long[] LastResponse { get; }
 
     public ReplicaState[] Views { get; }
 

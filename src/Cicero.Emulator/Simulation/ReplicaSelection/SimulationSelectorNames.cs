@@ -25,9 +25,12 @@ public static class SimulationSelectorNames
     /// <summary>Least outstanding requests with ties to the group's first replica (the authors' simulator's tie rule).</summary>
     public const string LeastOutstandingFirstTie = "least-outstanding-first-tie";
 
+    /// <summary>Cassandra's dynamic snitch (scores from latencies, refreshed every 100 ms, 10% badness threshold).</summary>
+    public const string DynamicSnitch = ReplicaSelectorNames.DynamicSnitch;
+
     /// <summary>Gets the selectors the reference table compares, in its order.</summary>
     public static IReadOnlyList<string> Reference { get; } = [Oracle, C3, LeastOutstandingFirstTie, RoundRobin];
 
     /// <summary>Gets every selector the simulation knows.</summary>
-    public static IReadOnlyList<string> All { get; } = [Oracle, C3, LeastOutstanding, RoundRobin, RoundRobinPlain, LeastOutstandingFirstTie];
+    public static IReadOnlyList<string> All { get; } = [Oracle, C3, LeastOutstanding, RoundRobin, RoundRobinPlain, LeastOutstandingFirstTie, DynamicSnitch];
 }

@@ -53,15 +53,26 @@ public static class DeadlineExperiment
     /// </remarks>
     /// <param name="plan">The plan whose scenario is changed in place.</param>
     /// <returns><paramref name="plan"/>.</returns>
-    public static TraceReplayPlan UseSingleServerResources(TraceReplayPlan plan)
+    public static TraceReplayPlan UseSingleServerResources(TraceReplayPlan plan) => UseResources(plan, 1);
+
+    /// <summary>
+    /// Reshapes a replay plan's topology as <see cref="UseSingleServerResources"/> does, with <paramref name="permits"/>
+    /// permits per resource: the closed-loop table sizes the storage tier so that the paper's 100 to 250 clients span
+    /// moderate load to overload.
+    /// </summary>
+    /// <param name="plan">The plan whose scenario is changed in place.</param>
+    /// <param name="permits">Permits per resource, at least 1.</param>
+    /// <returns><paramref name="plan"/>.</returns>
+    public static TraceReplayPlan UseResources(TraceReplayPlan plan, int permits)
     {
         ArgumentNullException.ThrowIfNull(plan);
+        ArgumentOutOfRangeException.ThrowIfLessThan(permits, 1);
         foreach (var service in plan.Scenario.Services ?? [])
         {
             service.Resources = [.. (service.Resources ?? []).Where(r => r.Kind is not (ResourceKinds.ThreadPool or ResourceKinds.ConnectionPool))];
             foreach (var resource in service.Resources)
             {
-                resource.Capacity = 1;
+                resource.Capacity = permits;
             }
         }
 
@@ -104,7 +115,10 @@ public static class DeadlineExperiment
             }
         }
 
-        return new DeadlineExperimentResult(options.K, isolated.Length == 0 ? 0 : isolated.Average(), isolated.Length == 0 ? 0 : isolated.Max(), options.ClosedLoop, rows);
+        return new DeadlineExperimentResult(options.K, isolated.Length == 0 ? 0 : isolated.Average(), isolated.Length == 0 ? 0 : isolated.Max(), options.ClosedLoop, rows)
+        {
+            EstimateOverIsolated = EstimateRatios(isolated, estimates),
+        };
     }
 
     private static (double[] Isolated, ProgressDelta[] Estimates) MeasureIsolated(TraceReplayPlan plan, DeadlineExperimentOptions options)
@@ -122,6 +136,26 @@ public static class DeadlineExperiment
                 estimates[sequence] = new ProgressDelta(request.Context!.ElapsedServiceTime, request.Context.ElapsedLoad);
             });
         return (isolated, estimates);
+    }
+
+    /// <summary>
+    /// How far LSTF's remaining-time base (the service time a request accrues, st of its progress metrics) is from the time
+    /// the request takes alone (its critical path): one ratio per request that completed in isolation, summarised.
+    /// </summary>
+    private static DistributionSummary? EstimateRatios(double[] isolated, ProgressDelta[] estimates)
+    {
+        var ratios = new List<double>(isolated.Length);
+        for (var i = 0; i < isolated.Length; i++)
+        {
+            if (isolated[i] > 0 && estimates[i].ServiceTime > 0)
+            {
+                ratios.Add(estimates[i].ServiceTime * 1000 / isolated[i]);
+            }
+        }
+
+        var sorted = ratios.ToArray();
+        Array.Sort(sorted);
+        return sorted.Length == 0 ? null : DistributionSummary.Of(sorted);
     }
 
     private static DeadlineExperimentRow RunOne(TraceReplayPlan plan, DeadlineExperimentOptions options, ConfigurationSpec configuration, double level, double[] deadlines, ProgressDelta[]? estimates)
@@ -164,7 +198,11 @@ public static class DeadlineExperiment
             summary?.Mean ?? 0,
             summary?.P95 ?? 0,
             summary?.P99 ?? 0,
-            values.Length == 0 ? 0 : (double)late / values.Length);
+            values.Length == 0 ? 0 : (double)late / values.Length)
+        {
+            OnTime = values.Length - late,
+            DroppedByReason = result.Workflows.SelectMany(w => w.DroppedByReason).GroupBy(p => p.Key).ToDictionary(g => g.Key, g => g.Sum(p => p.Value)),
+        };
     }
 
     /// <summary>The index of the first value at or above <paramref name="value"/> in a sorted array.</summary>

@@ -29,6 +29,12 @@ public sealed class DeadlineExperimentResult
     /// <summary>Gets a value indicating whether load levels are closed-loop client counts (else open-loop speed-ups).</summary>
     public bool ClosedLoop { get; }
 
+    /// <summary>
+    /// Gets, over the requests that completed alone, the ratio of the service time they accrued (st of the progress
+    /// metrics: LSTF's remaining-time base) to their completion time alone; null if none completed.
+    /// </summary>
+    public Cicero.Emulator.Simulation.Topology.DistributionSummary? EstimateOverIsolated { get; init; }
+
     /// <summary>Gets the rows, by load level then configuration, in the options' order.</summary>
     public IReadOnlyList<DeadlineExperimentRow> Rows { get; }
 
@@ -47,15 +53,15 @@ public sealed class DeadlineExperimentResult
     {
         var text = new StringBuilder();
         var level = ClosedLoop ? "# Clients" : "Speed-up";
-        text.Append(CultureInfo.InvariantCulture, $"| {level} | Algorithm | LND (Mean) | LND (p95) | LND (p99) | Dropped | Late |\n");
-        text.Append("|---|---|---|---|---|---|---|\n");
+        text.Append(CultureInfo.InvariantCulture, $"| {level} | Algorithm | LND (Mean) | LND (p95) | LND (p99) | Dropped | Late | Goodput |\n");
+        text.Append("|---|---|---|---|---|---|---|---|\n");
         double? previous = null;
         foreach (var row in Rows)
         {
             var first = previous != row.LoadLevel;
             previous = row.LoadLevel;
             text.Append(CultureInfo.InvariantCulture,
-                $"| {(first ? row.LoadLevel.ToString("0.##", CultureInfo.InvariantCulture) : string.Empty)} | {row.Configuration} | {row.LndMean:0.00} | {row.LndP95:0.00} | {row.LndP99:0.00} | {row.DropFraction:P1} | {row.LateFraction:P1} |\n");
+                $"| {(first ? row.LoadLevel.ToString("0.##", CultureInfo.InvariantCulture) : string.Empty)} | {row.Configuration} | {row.LndMean:0.00} | {row.LndP95:0.00} | {row.LndP99:0.00} | {row.DropFraction:P1} | {row.LateFraction:P1} | {row.Goodput:P1} |\n");
         }
 
         return text.ToString();

@@ -25,6 +25,15 @@ public sealed record DeadlineExperimentRow(
     double LndP99,
     double LateFraction)
 {
+    /// <summary>Gets the dropped requests by the reason Cicero gave (admission, deadline infeasible, queue full, ...).</summary>
+    public IReadOnlyDictionary<string, long> DroppedByReason { get; init; } = new Dictionary<string, long>();
+
+    /// <summary>Gets the requests that completed within their deadline (LND at most 1).</summary>
+    public long OnTime { get; init; }
+
+    /// <summary>Gets the goodput: the fraction of offered requests that completed within their deadline.</summary>
+    public double Goodput => Offered == 0 ? 0 : (double)OnTime / Offered;
+
     /// <summary>Gets the fraction of offered requests dropped or timed out.</summary>
     public double DropFraction => Offered == 0 ? 0 : (double)(Dropped + TimedOut) / Offered;
 }

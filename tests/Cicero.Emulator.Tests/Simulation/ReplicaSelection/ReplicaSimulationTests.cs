@@ -19,7 +19,8 @@ public sealed class ReplicaSimulationTests(ReplicaSimulationFixture fixture) : I
             var second = new ReplicaSimulation(Small(), selector, 7).Run();
             var other = new ReplicaSimulation(Small(), selector, 8).Run();
 
-            Assert.Equal(first, second);
+            Assert.Equal(first with { QueueSamples = Array.Empty<int>() }, second with { QueueSamples = Array.Empty<int>() });
+            Assert.Equal(first.QueueSamples, second.QueueSamples);
             Assert.NotEqual(first.P99, other.P99);
         }
     }

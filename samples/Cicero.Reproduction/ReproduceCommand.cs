@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.CommandLine;
+using System.Diagnostics;
+using System.Globalization;
+using Cicero.Emulator.Reproduction;
+
+namespace Cicero.Reproduction;
+
+/// <summary>Regenerates every table of docs/reproduction.md from runs, and judges each published claim on them.</summary>
+internal static class ReproduceCommand
+{
+    private const int InvalidArguments = 2;
+    private const int CheckedClaimMissed = 3;
+
+    public static int Run(string[] args, TextWriter output, TextWriter errors)
+    {
+        var document = new Option<string>("--doc") { Description = "The document to fill in place.", DefaultValueFactory = _ => Path.Combine("docs", "reproduction.md") };
+        var trace = new Option<string>("--trace")
+        {
+            Description = "The public Meta block-trace sample for Table 5.4.",
+            DefaultValueFactory = _ => Path.Combine("..", "shared", "traces-public", "meta-cachelib-traces", "block_traces_1.csv"),
+        };
+        var reduced = new Option<bool>("--reduced") { Description = "CI size: 2 seeds, fewer configurations; prints the claims without writing the document." };
+        var only = new Option<string[]>("--only")
+        {
+            Description = "Run only these studies: c3, deadline, scenarios.",
+            AllowMultipleArgumentsPerToken = true,
+            DefaultValueFactory = _ => ["c3", "deadline", "scenarios"],
+        };
+        only.AcceptOnlyFromAmong("c3", "deadline", "scenarios");
+        var root = new RootCommand("Regenerates the tables of docs/reproduction.md from runs: the C3 simulation study, Table 5.4, and the embedded reproduction scenarios.")
+        {
+            document, trace, reduced, only,
+        };
+        var parse = root.Parse(args);
+        if (parse.Errors.Count > 0)
+        {
+            errors.WriteLine("error: " + OneLine(parse.Errors[0].Message));
+            return InvalidArguments;
+        }
+
+        if (args.Any(a => a is "-h" or "--help" or "-?"))
+        {
+            return parse.Invoke();
+        }
+
+        var documentPath = parse.GetValue(document)!;
+        var tracePath = parse.GetValue(trace)!;
+        var studies = parse.GetValue(only)!;
+        var isReduced = parse.GetValue(reduced);
+        if (!isReduced && !File.Exists(documentPath))
+        {
+            errors.WriteLine($"error: --doc: '{documentPath}' does not exist (run from the repository root, or pass --doc).");
+            return InvalidArguments;
+        }
+
+        if (studies.Contains("deadline") && !File.Exists(tracePath))
+        {
+            errors.WriteLine($"error: --trace: '{tracePath}' does not exist (the public traces sit beside the repository in shared/traces-public).");
+            return InvalidArguments;
+        }
+
+        var settings = new ReproductionSettings { Reduced = isReduced, BlockTracePath = tracePath, Progress = output };
+        var clock = Stopwatch.StartNew();
+        var sections = new List<ReproductionSection>();
+        if (studies.Contains("c3"))
+        {
+            sections.AddRange(C3Study.Run(settings));
+        }
+
+        if (studies.Contains("deadline"))
+        {
+            sections.AddRange(DeadlineStudy.Run(settings));
+        }
+
+        if (studies.Contains("scenarios"))
+        {
+            sections.AddRange(ScenarioStudy.Run(settings));
+        }
+
+        var claims = sections.SelectMany(s => s.Claims).ToList();
+        foreach (var claim in claims)
+        {
+            output.WriteLine($"{claim.Verdict,-10} {(claim.Checked ? "checked" : "       ")} {claim.Id}: {claim.Ours}");
+        }
+
+        output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{claims.Count(c => c.Holds)} of {claims.Count} claims hold; ran in {clock.Elapsed.TotalSeconds:0} s."));
+        if (!isReduced)
+        {
+            try
+            {
+                File.WriteAllText(documentPath, ReproductionDocument.Fill(File.ReadAllText(documentPath), sections));
+                output.WriteLine("Wrote " + Path.GetFullPath(documentPath));
+            }
+            catch (FormatException ex)
+            {
+                errors.WriteLine("error: " + ex.Message);
+                return InvalidArguments;
+            }
+        }
+
+        var regressions = claims.Where(c => c.Checked && !c.Holds).Select(c => c.Id).ToList();
+        if (regressions.Count > 0)
+        {
+            errors.WriteLine("error: checked claims no longer hold: " + string.Join(", ", regressions));
+            return CheckedClaimMissed;
+        }
+
+        return 0;
+    }
+
+    private static string OneLine(string message) =>
+        string.Join(' ', message.Split(['\r', '\n', '\t'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Emulator.Reproduction;
+
+/// <summary>How large the reproduction runs are, and where the public trace is.</summary>
+public sealed class ReproductionSettings
+{
+    /// <summary>Gets or sets a value indicating whether to run at reduced size (CI): fewer seeds and shorter scenarios.</summary>
+    public bool Reduced { get; set; }
+
+    /// <summary>Gets or sets the Meta block trace sample (block_traces_1.csv) for Table 5.4; the section is skipped when null.</summary>
+    public string? BlockTracePath { get; set; }
+
+    /// <summary>Gets or sets how many runs may go at once (seeds of a configuration run in parallel).</summary>
+    /// <value>The processor count.</value>
+    public int Parallelism { get; set; } = Environment.ProcessorCount;
+
+    /// <summary>Gets or sets where progress lines go; none when null.</summary>
+    public TextWriter? Progress { get; set; }
+
+    /// <summary>Gets the seeds per C3 configuration: the paper's 5, or 2 at reduced size.</summary>
+    public int C3Seeds => Reduced ? 2 : 5;
+}

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Emulator.Reproduction;
+
+/// <summary>How one of our results compares with a published claim.</summary>
+public enum ReproductionVerdict
+{
+    /// <summary>Ours shows what the paper shows.</summary>
+    Reproduced,
+
+    /// <summary>Ours is better than the paper's figure on the paper's own measure.</summary>
+    Beaten,
+
+    /// <summary>Ours does not show it; the claim's reason says why, with the measurement.</summary>
+    Missed,
+}

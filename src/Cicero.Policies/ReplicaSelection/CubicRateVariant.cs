@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.Policies.ReplicaSelection;
+
+/// <summary>When a <see cref="CubicRateController"/> cuts its sending rate and how it measures the receive rate.</summary>
+public enum CubicRateVariant
+{
+    /// <summary>
+    /// Cicero's production rule: only a limit that bound in the last two windows is cut, and empty windows decay the
+    /// receive rate only while the client waits on the replica. A client that sends less than its limit allows keeps its
+    /// limit (the published rule cuts it to the floor, which stalled an idle-then-busy client's calls).
+    /// </summary>
+    BindingLimit = 0,
+
+    /// <summary>
+    /// C3 Algorithm 2 as written: the rate is cut whenever srate exceeds rrate outside the hysteresis period, and every
+    /// empty window decays rrate. What the reproduction of the C3 paper and the dissertation runs.
+    /// </summary>
+    Published = 1,
+}
