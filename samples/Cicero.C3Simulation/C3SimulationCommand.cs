@@ -34,6 +34,7 @@ internal static class C3SimulationCommand
         var clients = new Option<int>("--clients") { Description = "Clients (C3's n).", DefaultValueFactory = _ => 150 };
         var generators = new Option<int>("--generators") { Description = "Poisson workload generators.", DefaultValueFactory = _ => 200 };
         var seeds = new Option<int>("--seeds") { Description = "Seeds per configuration (1, 2, ...); the table shows their mean.", DefaultValueFactory = _ => 3 };
+        var range = new Option<double>("--d") { Description = "The range parameter D: a fast server is D times faster (1: steady servers).", DefaultValueFactory = _ => 3 };
         var utilization = new Option<double>("--utilization") { Description = "Offered load as a fraction of the average capacity (the paper: 0.7 or 0.45).", DefaultValueFactory = _ => 0.7 };
         var intervals = new Option<double[]>("--interval-ms")
         {
@@ -68,7 +69,7 @@ internal static class C3SimulationCommand
         };
         var root = new RootCommand("Cicero C3 simulation: the C3 paper's §6 set-up on a virtual clock, per selector and fluctuation interval.")
         {
-            requests, servers, clients, generators, seeds, utilization, intervals, selectors, scoreClients, exponent, variant, increase, highDemand, skew,
+            requests, servers, clients, generators, seeds, range, utilization, intervals, selectors, scoreClients, exponent, variant, increase, highDemand, skew,
             surgeAt, surgeClients, surgeUtilization, oracleInService,
         };
         root.SetAction(parse =>
@@ -80,6 +81,7 @@ internal static class C3SimulationCommand
                 Clients = parse.GetValue(clients),
                 Generators = parse.GetValue(generators),
                 Utilization = parse.GetValue(utilization),
+                RangeFactor = parse.GetValue(range),
                 FluctuationInterval = TimeSpan.FromMilliseconds(interval),
                 ScoreExponent = parse.GetValue(exponent),
                 ScoreClientCount = parse.GetValue(scoreClients),
@@ -168,6 +170,7 @@ internal static class C3SimulationCommand
         nameof(ReplicaSimulationOptions.Clients) => "--clients",
         nameof(ReplicaSimulationOptions.Generators) => "--generators",
         nameof(ReplicaSimulationOptions.Utilization) => "--utilization",
+        nameof(ReplicaSimulationOptions.RangeFactor) => "--d",
         nameof(ReplicaSimulationOptions.ScoreExponent) => "--b",
         nameof(ReplicaSimulationOptions.HighDemandFraction) => "--high-demand-fraction / --demand-skew",
         nameof(ReplicaSimulationOptions.SurgeAt) => "--surge-at-s / --surge-clients / --surge-utilization",

@@ -39,7 +39,7 @@ public static class C3Study
 
     private static C3Runs RunUncached(ReproductionSettings settings, ReplicaSimulationOptions options, string selector)
     {
-        settings.Progress?.WriteLine(F($"  c3: {selector}, {options.Clients} clients, {options.Utilization:P0}, T = {options.FluctuationInterval.TotalMilliseconds} ms, b = {options.ScoreExponent}, {options.RateVariant}/{options.RateIncrease}"));
+        settings.Progress?.WriteLine(F($"  c3: {selector}, {options.Clients} clients, {options.Utilization:P0}, T = {options.FluctuationInterval.TotalMilliseconds} ms, b = {options.ScoreExponent}, n = {options.ScoreClientCount ?? options.Clients}, skew {options.HighDemandFraction:P0}, {options.RateVariant}/{options.RateIncrease}"));
         return C3Runs.Run(options, selector, settings.C3Seeds, settings.Parallelism);
     }
 
@@ -87,6 +87,11 @@ public static class C3Study
         claims.Add(Of(
             "c3.t500-beats-lor", "As T grows, LOR degrades more than C3 (p99 at T = 500 ms)", "C3 well below LOR",
             F($"C3/LOR p99 {c3Lor500:0.00}"), c3Lor500 < 0.85, string.Empty));
+        var c3Mean = R(High, 500, SimulationSelectorNames.C3);
+        var lorMean = R(High, 500, SimulationSelectorNames.LeastOutstandingFirstTie);
+        claims.Add(Of(
+            "c3.t500-mean-median", "C3 also improves the mean and the median (T = 500 ms; issue 4's bound: at most 0.7 × LOR's)", "lower mean and median",
+            F($"C3/LOR mean {c3Mean.Mean / lorMean.Mean:0.00}, median {c3Mean.P50 / lorMean.P50:0.00}"), c3Mean.Mean <= 0.7 * lorMean.Mean && c3Mean.P50 <= 0.7 * lorMean.P50, string.Empty));
         var rr = R(High, 500, SimulationSelectorNames.RoundRobin);
         var c3 = R(High, 500, SimulationSelectorNames.C3);
         claims.Add(Of(
@@ -232,6 +237,7 @@ public static class C3Study
                 Servers = 10,
                 Clients = 10,
                 Generators = 10,
+                RangeFactor = 1,
                 Utilization = 0.15,
                 SurgeAt = TimeSpan.FromSeconds(10),
                 SurgeClients = 3,
@@ -262,7 +268,7 @@ public static class C3Study
         };
         return new ReproductionSection(
             "c3-rate",
-            "10 clients, 10 servers, 15% utilisation; at 10 s three clients get a surge that lifts it to 60%; C3's selection with each rate rule; server 0's queue (waiting + in service) sampled every 10 ms; low-rate clients' p99 over requests created after 10 s.\n\n"
+            "10 clients, 10 servers with steady service times (D = 1: the figure isolates the rate control's convergence), 15% utilisation; at 10 s three clients get a surge that lifts it to 60%; C3's selection with each rate rule; server 0's queue (waiting + in service) sampled every 10 ms; low-rate clients' p99 over requests created after 10 s.\n\n"
             + text + "\n" + ReproductionDocument.ClaimsTable(claims),
             claims);
     }

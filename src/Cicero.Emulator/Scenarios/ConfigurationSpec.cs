@@ -107,6 +107,12 @@ public sealed class ConfigurationSpec
     /// </summary>
     public double? C3MaxTokens { get; set; }
 
+    /// <summary>
+    /// Gets or sets C3's rate-control variant (<c>CubicRateOptions.Variant</c>): <c>"published"</c> for Algorithm 2 as
+    /// written, <c>"binding-limit"</c> for the library's default (used when omitted).
+    /// </summary>
+    public string? C3RateVariant { get; set; }
+
     /// <summary>Gets or sets, for the <c>cake-slo</c> policy, the latency percentile compared with each workflow's SLO.</summary>
     /// <value>0.99 (Cake's).</value>
     public double SloPercentile { get; set; } = 0.99;

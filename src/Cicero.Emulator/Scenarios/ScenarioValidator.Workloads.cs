@@ -217,6 +217,11 @@ internal sealed partial class ScenarioValidator
             Error(path + ".c3MaxTokens", $"must be >= 1, was {F(tokens)}");
         }
 
+        if (configuration.C3RateVariant is { } variant && variant is not ("published" or "binding-limit"))
+        {
+            Error(path + ".c3RateVariant", $"must be 'published' or 'binding-limit', was '{variant}'");
+        }
+
         OneOf(path + ".dropPolicy", configuration.DropPolicy, _catalog.DropPolicyNames, ignoreCase: true);
         if (!(configuration.Quantile >= 0 && configuration.Quantile <= 1))
         {

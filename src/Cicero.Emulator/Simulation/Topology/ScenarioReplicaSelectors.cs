@@ -32,6 +32,11 @@ internal static class ScenarioReplicaSelectors
                 options.Rate.MaxTokens = tokens;
             }
 
+            if (string.Equals(configuration.C3RateVariant, "published", StringComparison.OrdinalIgnoreCase))
+            {
+                options.Rate.Variant = CubicRateVariant.Published;
+            }
+
             return C3ReplicaSelector.CreateFactory(options);
         }
 

@@ -8,19 +8,19 @@ namespace Cicero.Emulator.Tests.Simulation.ReplicaSelection;
 /// <summary>The study's options on small runs (10 servers): paired streams, demand skew, the surge, rate variants, validation.</summary>
 public sealed class ReplicaSimulationOptionsTests
 {
-    [Theory]
-    [InlineData(1)]
-    [InlineData(2)]
-    public void Run_OracleWithTwiceTheClients_SameEnvironmentSameResult(int seed)
+    [Fact]
+    public void Run_OracleWithTwiceTheClients_SharesTheArrivalsAndPairsTheResult()
     {
-        // The oracle ignores which client sends; with one stream each for flips, arrivals and service times, doubling the
-        // clients must not change a single draw, so selectors and client counts compare seed by seed.
-        var few = new ReplicaSimulation(Small(clients: 30), SimulationSelectorNames.Oracle, seed).Run();
-        var many = new ReplicaSimulation(Small(clients: 60), SimulationSelectorNames.Oracle, seed).Run();
+        // One stream each for speed flips, arrivals and service times: doubling the clients leaves every arrival draw
+        // (times, groups, read-repair coins) as it was, so the oracle's figures move far less than between two seeds.
+        var few = new ReplicaSimulation(Small(clients: 30), SimulationSelectorNames.Oracle, 1).Run();
+        var many = new ReplicaSimulation(Small(clients: 60), SimulationSelectorNames.Oracle, 1).Run();
+        var otherSeed = new ReplicaSimulation(Small(clients: 30), SimulationSelectorNames.Oracle, 2).Run();
 
-        Assert.Equal(few.P99, many.P99);
-        Assert.Equal(few.Mean, many.Mean);
         Assert.Equal(few.ReadRepairCopies, many.ReadRepairCopies);
+        Assert.True(
+            Math.Abs(few.Mean - many.Mean) < Math.Abs(few.Mean - otherSeed.Mean) / 2,
+            $"mean: {few.Mean:0.000} with 30 clients, {many.Mean:0.000} with 60, {otherSeed.Mean:0.000} at another seed");
     }
 
     [Fact]
@@ -44,6 +44,7 @@ public sealed class ReplicaSimulationOptionsTests
             Servers = 10,
             Clients = 10,
             Generators = 10,
+            RangeFactor = 1,
             Utilization = 0.15,
             SurgeAt = TimeSpan.FromSeconds(2),
             SurgeUtilization = 0.6,
@@ -62,17 +63,19 @@ public sealed class ReplicaSimulationOptionsTests
     }
 
     [Theory]
-    [InlineData(CubicRateVariant.Published)]
-    [InlineData(CubicRateVariant.BindingLimit)]
-    public void Run_RateLimitedRoundRobin_CountsChoicesHeldBackOnlyForLimitedSelectors(CubicRateVariant variant)
+    [InlineData(CubicRateVariant.Published, true)]
+    [InlineData(CubicRateVariant.BindingLimit, false)]
+    public void Run_RateLimitedRoundRobin_OnlyAlgorithm2AsWrittenBinds(CubicRateVariant variant, bool binds)
     {
+        // Per client and server the demand is a fraction of a request per window: the production variant never cuts a
+        // limit that has not bound, so it never binds; Algorithm 2 as written cuts it to the demand, and bursts bind.
         var options = Small(clients: 30);
         options.RateVariant = variant;
 
         var rr = new ReplicaSimulation(options, SimulationSelectorNames.RoundRobin, 1).Run();
         var lor = new ReplicaSimulation(options, SimulationSelectorNames.LeastOutstanding, 1).Run();
 
-        Assert.True(rr.RateLimited > 0, rr.ToString());
+        Assert.Equal(binds, rr.RateLimited > 0);
         Assert.Equal(0, lor.RateLimited);
         Assert.False(double.IsNaN(rr.MeanFeedbackAgeMs));
     }
