@@ -64,19 +64,29 @@ internal static class ReproduceCommand
         var settings = new ReproductionSettings { Reduced = isReduced, BlockTracePath = tracePath, Progress = output };
         var clock = Stopwatch.StartNew();
         var sections = new List<ReproductionSection>();
-        if (studies.Contains("c3"))
+        (string Name, Func<ReproductionSettings, IReadOnlyList<ReproductionSection>> Run)[] all =
+        [
+            ("c3", C3Study.Run), ("deadline", DeadlineStudy.Run), ("scenarios", ScenarioStudy.Run),
+        ];
+        foreach (var (name, run) in all.Where(s => studies.Contains(s.Name)))
         {
-            sections.AddRange(C3Study.Run(settings));
-        }
+            var done = run(settings);
+            sections.AddRange(done);
 
-        if (studies.Contains("deadline"))
-        {
-            sections.AddRange(DeadlineStudy.Run(settings));
-        }
-
-        if (studies.Contains("scenarios"))
-        {
-            sections.AddRange(ScenarioStudy.Run(settings));
+            // Each study's tables go in as soon as it ends, so a later failure does not lose an hour of runs.
+            if (!isReduced)
+            {
+                try
+                {
+                    File.WriteAllText(documentPath, ReproductionDocument.Fill(File.ReadAllText(documentPath), done));
+                    output.WriteLine($"Wrote the {name} sections to " + Path.GetFullPath(documentPath));
+                }
+                catch (FormatException ex)
+                {
+                    errors.WriteLine("error: " + ex.Message);
+                    return InvalidArguments;
+                }
+            }
         }
 
         var claims = sections.SelectMany(s => s.Claims).ToList();
@@ -86,20 +96,6 @@ internal static class ReproduceCommand
         }
 
         output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{claims.Count(c => c.Holds)} of {claims.Count} claims hold; ran in {clock.Elapsed.TotalSeconds:0} s."));
-        if (!isReduced)
-        {
-            try
-            {
-                File.WriteAllText(documentPath, ReproductionDocument.Fill(File.ReadAllText(documentPath), sections));
-                output.WriteLine("Wrote " + Path.GetFullPath(documentPath));
-            }
-            catch (FormatException ex)
-            {
-                errors.WriteLine("error: " + ex.Message);
-                return InvalidArguments;
-            }
-        }
-
         var regressions = claims.Where(c => c.Checked && !c.Holds).Select(c => c.Id).ToList();
         if (regressions.Count > 0)
         {

@@ -182,7 +182,7 @@ public static class ScenarioStudy
     private static ReproductionSection CassandraRing(ReproductionSettings settings)
     {
         // The headline rows run C3 as published: Algorithm 2 as written and the library's 10-token bucket. The scenario's
-        // earlier tuning (c3MaxTokens = 100, the production rate variant) stays beside them as "(tuned)".
+        // earlier tuning (c3MaxTokens = 100, the production rate variant) stays beside them as ".tuned".
         var r = RunScenario(settings, "cassandra-ring", scenario =>
         {
             var tuned = scenario.Configurations!.Where(c => c.C3MaxTokens is not null).ToList();
@@ -190,7 +190,7 @@ public static class ScenarioStudy
             {
                 scenario.Configurations!.Add(new ConfigurationSpec
                 {
-                    Name = configuration.Name + " (tuned)",
+                    Name = configuration.Name + ".tuned",
                     RateControl = configuration.RateControl,
                     Scheduler = configuration.Scheduler,
                     DropPolicy = configuration.DropPolicy,
@@ -209,11 +209,11 @@ public static class ScenarioStudy
         {
             Of("wu.beats-c3", "Wu's background-aware ranking beats C3 (large data set: p99.9 11.5 vs 16.8 ms; small: p99 3.4 vs about 4 ms)", "Wu < C3 < DS",
                 F($"p99 Wu {wu.P99:0.0}, C3 {c3.P99:0.0}, DS {ds.P99:0.0} ms; p99.9 {wu.P999:0.0}, {c3.P999:0.0}, {ds.P999:0.0}"), wu.P99 < c3.P99 && wu.P999 < c3.P999,
-                "See the text: on this ring the comparison turns on C3's rate limiter (Wu's ranking has none), not on the background signal; compare the '(tuned)' rows.",
+                "See the text: on this ring the comparison turns on C3's rate limiter (Wu's ranking has none), not on the background signal; compare the '.tuned' rows.",
                 isChecked: false),
             Of("wu.beats-snitch", "C3 and Wu's ranking beat the dynamic snitch at the tail", "DS worst", F($"p99 DS {ds.P99:0.0} vs Wu {wu.P99:0.0} ms"), wu.P99 < ds.P99, string.Empty),
         };
-        return Section("wu", "`cassandra-ring`, 30 s, 5,000 reads/s; C3 rows run Algorithm 2 as written with 10-token buckets unless marked '(tuned)' (100 tokens, production variant).\n\n", Table(r), claims);
+        return Section("wu", "`cassandra-ring`, 30 s, 5,000 reads/s; C3 rows run Algorithm 2 as written with 10-token buckets unless marked '.tuned' (100 tokens, production variant).\n\n", Table(r), claims);
     }
 
     private static ReproductionSection Cake(ReproductionSettings settings)
