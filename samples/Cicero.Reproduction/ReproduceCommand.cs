@@ -29,9 +29,15 @@ internal static class ReproduceCommand
             DefaultValueFactory = _ => ["c3", "deadline", "scenarios"],
         };
         only.AcceptOnlyFromAmong("c3", "deadline", "scenarios");
+        var sectionIds = new Option<string[]>("--sections")
+        {
+            Description = "Only these sections of the C3 and scenario studies: " + string.Join(", ", SectionNames) + ".",
+            AllowMultipleArgumentsPerToken = true,
+        };
+        sectionIds.AcceptOnlyFromAmong([.. SectionNames]);
         var root = new RootCommand("Regenerates the tables of docs/reproduction.md from runs: the C3 simulation study, Table 5.4, and the embedded reproduction scenarios.")
         {
-            document, trace, reduced, only,
+            document, trace, reduced, only, sectionIds,
         };
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
@@ -61,7 +67,13 @@ internal static class ReproduceCommand
             return InvalidArguments;
         }
 
-        var settings = new ReproductionSettings { Reduced = isReduced, BlockTracePath = tracePath, Progress = output };
+        var settings = new ReproductionSettings
+        {
+            Reduced = isReduced,
+            BlockTracePath = tracePath,
+            Progress = output,
+            Sections = parse.GetValue(sectionIds) is { Length: > 0 } chosen ? chosen.ToHashSet(StringComparer.Ordinal) : null,
+        };
         var clock = Stopwatch.StartNew();
         var sections = new List<ReproductionSection>();
         (string Name, Func<ReproductionSettings, IReadOnlyList<ReproductionSection>> Run)[] all =
@@ -105,6 +117,8 @@ internal static class ReproduceCommand
 
         return 0;
     }
+
+    private static IEnumerable<string> SectionNames => ["c3-main", "c3-clients", "c3-skew", "c3-b", "c3-rate", "c3-variants", .. ScenarioStudy.SectionIds];
 
     private static string OneLine(string message) =>
         string.Join(' ', message.Split(['\r', '\n', '\t'], StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));

@@ -15,6 +15,9 @@ public sealed class ReproductionSettings
     /// <value>The processor count.</value>
     public int Parallelism { get; set; } = Environment.ProcessorCount;
 
+    /// <summary>Gets or sets the sections to run (for example <c>c3-rate</c> or <c>wu</c>); all when null.</summary>
+    public IReadOnlySet<string>? Sections { get; set; }
+
     /// <summary>Gets or sets where progress lines go; none when null.</summary>
     public TextWriter? Progress { get; set; }
 

@@ -28,11 +28,8 @@ public static class ScenarioStudy
     public static IReadOnlyList<ReproductionSection> Run(ReproductionSettings settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        return
-        [
-            PerformanceIsolation(settings), LowLatency(settings), Hotspot(settings), QuantileKnob(settings),
-            C3Topology(settings), CassandraRing(settings), Cake(settings),
-        ];
+        Func<ReproductionSettings, ReproductionSection>[] sections = [PerformanceIsolation, LowLatency, Hotspot, QuantileKnob, C3Topology, CassandraRing, Cake];
+        return [.. sections.Select((run, i) => (run, SectionIds[i])).Where(s => settings.Sections?.Contains(s.Item2) ?? true).Select(s => s.run(settings))];
     }
 
     private static Dictionary<string, TopologyRunResult> RunScenario(ReproductionSettings settings, string name, Action<ScenarioSpec>? change = null)
@@ -205,11 +202,12 @@ public static class ScenarioStudy
         var ds = r["ds"]["read"].LatencyMs;
         var c3 = r["c3"]["read"].LatencyMs;
         var wu = r["c3-background"]["read"].LatencyMs;
+        var tuned = r["c3.tuned"]["read"].LatencyMs;
         var claims = new List<ReproductionClaim>
         {
-            Of("wu.beats-c3", "Wu's background-aware ranking beats C3 (large data set: p99.9 11.5 vs 16.8 ms; small: p99 3.4 vs about 4 ms)", "Wu < C3 < DS",
-                F($"p99 Wu {wu.P99:0.0}, C3 {c3.P99:0.0}, DS {ds.P99:0.0} ms; p99.9 {wu.P999:0.0}, {c3.P999:0.0}, {ds.P999:0.0}"), wu.P99 < c3.P99 && wu.P999 < c3.P999,
-                "See the text: on this ring the comparison turns on C3's rate limiter (Wu's ranking has none), not on the background signal; compare the '.tuned' rows.",
+            Of("wu.beats-c3", "Wu's background-aware ranking beats C3, which beats the dynamic snitch (large data set: p99.9 11.5, 16.8 and 31.6 ms)", "Wu < C3 < DS",
+                F($"p99 Wu {wu.P99:0.0}, C3 {c3.P99:0.0} (tuned {tuned.P99:0.0}), DS {ds.P99:0.0} ms"), wu.P99 < c3.P99 && c3.P99 < ds.P99,
+                F($"C3 as published times out on {(double)r["c3"]["read"].TimedOut / r["c3"]["read"].Offered:P0} of the reads: six coordinators each send a few reads per 20 ms window to a replica, Algorithm 2 as written holds each limit near that demand, and Poisson bursts back up behind a 10-token bucket. Tuned (100 tokens, production variant) C3 has the lower tail ({tuned.P99:0.0} vs Wu's {wu.P99:0.0} ms): here a node in a background period shows it at once in its queue length, which C3's cubic queue term already punishes."),
                 isChecked: false),
             Of("wu.beats-snitch", "C3 and Wu's ranking beat the dynamic snitch at the tail", "DS worst", F($"p99 DS {ds.P99:0.0} vs Wu {wu.P99:0.0} ms"), wu.P99 < ds.P99, string.Empty),
         };

@@ -77,8 +77,9 @@ public sealed class ReplicaSimulation
         // clients (common random numbers): the servers' speed flips, the arrivals (times, clients, groups, read-repair
         // coins) and the service times. Comparisons between selectors are then paired, not just averaged.
         _random = new Random(seed);
-        _environment = new Random(HashCode.Combine(seed, 1));
-        _service = new Random(HashCode.Combine(seed, 2));
+        // Derived arithmetically: HashCode.Combine is seeded per process, which made runs differ between processes.
+        _environment = new Random(unchecked((seed * 1_000_003) + 1));
+        _service = new Random(unchecked((seed * 1_000_003) + 2));
         _networkTicks = options.NetworkDelay.Ticks;
         _warmUpTicks = options.WarmUp.Ticks;
         _meanInterArrivalMs = options.Generators / options.ArrivalRatePerMs;
