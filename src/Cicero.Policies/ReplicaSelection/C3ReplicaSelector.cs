@@ -126,7 +126,7 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
         stats.ServiceTime.Update(feedback.ServiceTime.TotalMilliseconds);
         stats.QueueSize.Update(Math.Max(0, feedback.QueueSize));
         stats.HasFeedback = true;
-        stats.Rate.OnResponse(now);
+        stats.Rate.OnResponse(now, feedback.ResponseTime);
     }
 
     /// <summary>Gets a replica's score Ψ in milliseconds; lower is better; 0 before any feedback.</summary>

@@ -10,9 +10,11 @@ namespace Cicero.Policies.ReplicaSelection;
 /// step. A decrease must wait the hysteresis period after an increase.
 /// </summary>
 /// <remarks>
-/// <see cref="CubicRateOptions.Variant"/> chooses between Algorithm 2 as written (<see cref="CubicRateVariant.Published"/>)
-/// and Cicero's production rule (<see cref="CubicRateVariant.BindingLimit"/>, the default), which cuts only a limit that
-/// binds; <see cref="CubicRateOptions.Increase"/> swaps the cubic increase for AIMD's or BIC's (dissertation Figure 4.20).
+/// <see cref="CubicRateOptions.Variant"/> chooses between Algorithm 2 as written (<see cref="CubicRateVariant.Published"/>),
+/// the earlier production rule that cuts only a limit that binds (<see cref="CubicRateVariant.BindingLimit"/>) and
+/// Cicero's production rule (<see cref="CubicRateVariant.DelayGuarded"/>, the default), which reads a binding limit
+/// against the replica's response times: it grows the limit while the replica keeps up and cuts it once responses
+/// queue (decision 0009); <see cref="CubicRateOptions.Increase"/> swaps the cubic increase for AIMD's or BIC's (dissertation Figure 4.20).
 /// A state machine driven by timestamps; not thread-safe (the replica-group engine serialises calls).
 /// </remarks>
 public sealed class CubicRateController
@@ -32,6 +34,17 @@ public sealed class CubicRateController
     private long _firstSendSinceResponse = long.MaxValue;
     private long _lastLimited = long.MinValue / 2;
     private double _probeStep;
+    private readonly long _minResponsePeriod;
+    private readonly long _healthySlack;
+    private long _minResponse = long.MaxValue;
+    private long _previousMinResponse = long.MaxValue;
+    private long _minResponsePeriodStart;
+    private long _lastSlowStart = long.MinValue / 2;
+    private bool _everCut;
+    private int _lastWindowReceived;
+
+    /// <summary>The share of the last window's deliveries a cut goes down to, leaving the rest to drain the queue.</summary>
+    private const double DrainFactor = 0.9;
 
     /// <summary>Creates a controller starting at the initial rate with a full bucket.</summary>
     /// <param name="options">The rate options.</param>
@@ -49,7 +62,9 @@ public sealed class CubicRateController
         SendingRate = options.InitialRate;
         SaturationRate = options.InitialRate;
         Tokens = options.MaxTokens;
-        _windowStart = _lastRefill = _lastDecrease = now;
+        _minResponsePeriod = Math.Max(1, (long)(options.MinResponseTimeWindow.TotalSeconds * timestampFrequency));
+        _healthySlack = (long)(options.HealthyResponseSlack.TotalSeconds * timestampFrequency);
+        _windowStart = _lastRefill = _lastDecrease = _minResponsePeriodStart = now;
         _lastIncrease = long.MinValue / 2;
     }
 
@@ -119,8 +134,25 @@ public sealed class CubicRateController
 
     /// <summary>Records a response and adapts the sending rate (Algorithm 2, lines 3-11).</summary>
     /// <param name="now">When the response arrived.</param>
-    public void OnResponse(long now)
+    /// <remarks>
+    /// Without the response time, <see cref="CubicRateVariant.DelayGuarded"/> cannot tell queueing from a lagging
+    /// receive rate and behaves as <see cref="CubicRateVariant.BindingLimit"/>; use <see cref="OnResponse(long, TimeSpan)"/>.
+    /// </remarks>
+    public void OnResponse(long now) => OnResponse(now, null);
+
+    /// <summary>Records a response that took <paramref name="responseTime"/> from send to answer, and adapts the rate.</summary>
+    /// <param name="now">When the response arrived.</param>
+    /// <param name="responseTime">The response time the client measured.</param>
+    public void OnResponse(long now, TimeSpan responseTime) => OnResponse(now, (long?)Math.Max(0, (long)(responseTime.TotalSeconds * _frequency)));
+
+    private void OnResponse(long now, long? responseTicks)
     {
+        if (_options.Variant == CubicRateVariant.DelayGuarded && responseTicks is { } ticks)
+        {
+            OnDelayGuardedResponse(now, ticks);
+            return;
+        }
+
         RollWindows(now);
         _received++;
         _outstanding = Math.Max(0, _outstanding - 1);
@@ -150,6 +182,81 @@ public sealed class CubicRateController
             _lastIncrease = now;
             SendingRate = Math.Max(_options.MinRate, IncreasedRate(elapsedMs));
         }
+    }
+
+    /// <summary>
+    /// <see cref="CubicRateVariant.DelayGuarded"/>: a limit that binds is a question, and the response time answers it.
+    /// A response within the healthy bound (<see cref="CubicRateOptions.HealthyResponseFactor"/> × the fastest recent one
+    /// + <see cref="CubicRateOptions.HealthyResponseSlack"/>) says the replica keeps up, so a binding limit grows; a slower
+    /// one says requests queue there, so a binding limit is cut as Algorithm 2 cuts it. A limit that does not bind is
+    /// left alone either way: the client's own demand, not the replica, sets what it receives then.
+    /// </summary>
+    private void OnDelayGuardedResponse(long now, long responseTicks)
+    {
+        RollWindows(now);
+        _received++;
+        _outstanding = Math.Max(0, _outstanding - 1);
+        _outstandingAfterResponse = _outstanding;
+        _firstSendSinceResponse = long.MaxValue;
+        var healthy = ObserveResponseTime(now, responseTicks);
+        if (now - _lastLimited > 2 * _window)
+        {
+            return;
+        }
+
+        if (!healthy)
+        {
+            // One cut per round trip: a slow response to a request sent before the last cut says nothing about the
+            // rate since, and cutting on each of the queue's stragglers starved the replica.
+            if (now - _lastIncrease > _hysteresis && now - responseTicks > _lastDecrease)
+            {
+                // Down to what the replica delivered in the last full window (a little under it, so the queue drains),
+                // not below β × srate: a cut to β alone left a replica that was only just overloaded idle for most of
+                // the cubic's climb back (about half its capacity unused in the overload test).
+                Refill(now);
+                SaturationRate = SendingRate;
+                var delivered = DrainFactor * _lastWindowReceived;
+                SendingRate = Math.Max(Math.Max(SendingRate * _options.Beta, Math.Min(SendingRate, delivered)), _options.MinRate);
+                _lastDecrease = now;
+                _probeStep = 0;
+                _everCut = true;
+            }
+
+            return;
+        }
+
+        Refill(now);
+        _lastIncrease = now;
+        if (!_everCut)
+        {
+            // Slow start: nothing has shown this replica's limit yet, so the rate doubles once per window while the
+            // replica keeps up, as TCP's does until its first loss.
+            if (now - _lastSlowStart >= _window)
+            {
+                _lastSlowStart = now;
+                SendingRate *= 2;
+            }
+
+            return;
+        }
+
+        var elapsedMs = (now - _lastDecrease) * 1000.0 / _frequency;
+        SendingRate = Math.Max(SendingRate, Math.Max(_options.MinRate, IncreasedRate(elapsedMs)));
+    }
+
+    /// <summary>Keeps the fastest response time of the last one to two periods; says whether this one is healthy.</summary>
+    private bool ObserveResponseTime(long now, long responseTicks)
+    {
+        if (now - _minResponsePeriodStart >= _minResponsePeriod)
+        {
+            _previousMinResponse = _minResponse;
+            _minResponse = long.MaxValue;
+            _minResponsePeriodStart = now;
+        }
+
+        _minResponse = Math.Min(_minResponse, responseTicks);
+        var fastest = Math.Min(_minResponse, _previousMinResponse);
+        return responseTicks <= (fastest * _options.HealthyResponseFactor) + _healthySlack;
     }
 
     private double IncreasedRate(double elapsedMs)
@@ -224,6 +331,7 @@ public sealed class CubicRateController
             ReceiveRate *= Math.Pow(1 - weight, Math.Min(waiting, 10_000));
         }
 
+        _lastWindowReceived = closed == 1 ? _received : 0;
         _received = 0;
         _sent = 0;
         _windowStart += closed * _window;

@@ -41,8 +41,31 @@ public sealed class CubicRateOptions
     public double MinRate { get; set; } = 0.01;
 
     /// <summary>Gets or sets when the rate is cut and how empty windows decay the receive rate.</summary>
-    /// <value><see cref="CubicRateVariant.BindingLimit"/>; <see cref="CubicRateVariant.Published"/> is Algorithm 2 as written.</value>
-    public CubicRateVariant Variant { get; set; } = CubicRateVariant.BindingLimit;
+    /// <value>
+    /// <see cref="CubicRateVariant.DelayGuarded"/>; <see cref="CubicRateVariant.Published"/> is Algorithm 2 as written.
+    /// </value>
+    public CubicRateVariant Variant { get; set; } = CubicRateVariant.DelayGuarded;
+
+    /// <summary>
+    /// Gets or sets, for <see cref="CubicRateVariant.DelayGuarded"/>, how many times the fastest recent response time a
+    /// response may take and still show a replica that keeps up.
+    /// </summary>
+    /// <value>2.</value>
+    public double HealthyResponseFactor { get; set; } = 2;
+
+    /// <summary>
+    /// Gets or sets, for <see cref="CubicRateVariant.DelayGuarded"/>, the slack added to the healthy response time, so
+    /// that the jitter of very fast calls (tens of microseconds) does not read as queueing.
+    /// </summary>
+    /// <value>1 ms.</value>
+    public TimeSpan HealthyResponseSlack { get; set; } = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>
+    /// Gets or sets, for <see cref="CubicRateVariant.DelayGuarded"/>, how long the fastest response time is remembered:
+    /// the minimum is taken over the last one to two such periods, so a replica whose base latency rises is re-learned.
+    /// </summary>
+    /// <value>10 s.</value>
+    public TimeSpan MinResponseTimeWindow { get; set; } = TimeSpan.FromSeconds(10);
 
     /// <summary>Gets or sets how the rate grows (C3's cubic, or AIMD's and BIC's rules for comparison).</summary>
     /// <value><see cref="RateIncreaseRule.Cubic"/>.</value>
@@ -75,6 +98,21 @@ public sealed class CubicRateOptions
         if (!Enum.IsDefined(Variant))
         {
             throw new ArgumentOutOfRangeException(nameof(Variant), Variant, "Unknown variant.");
+        }
+
+        if (!(HealthyResponseFactor >= 1) || !double.IsFinite(HealthyResponseFactor))
+        {
+            throw new ArgumentOutOfRangeException(nameof(HealthyResponseFactor), HealthyResponseFactor, "Must be a number ≥ 1.");
+        }
+
+        if (HealthyResponseSlack < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(HealthyResponseSlack), HealthyResponseSlack, "Must not be negative.");
+        }
+
+        if (MinResponseTimeWindow <= TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MinResponseTimeWindow), MinResponseTimeWindow, "Must be positive.");
         }
 
         if (!Enum.IsDefined(Increase))
