@@ -85,7 +85,7 @@ public sealed class ReplicaSimulationOptions
 
     /// <summary>
     /// Gets or sets the rate controllers' variant for C3 and rate-limited round robin. The simulation reproduces the
-    /// paper, so Algorithm 2 as written is the default here (the library's default is <see cref="CubicRateVariant.BindingLimit"/>).
+    /// paper, so Algorithm 2 as written is the default here (the library's default is <see cref="CubicRateVariant.DelayGuarded"/>).
     /// </summary>
     /// <value><see cref="CubicRateVariant.Published"/>.</value>
     public CubicRateVariant RateVariant { get; set; } = CubicRateVariant.Published;
