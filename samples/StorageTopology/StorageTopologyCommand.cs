@@ -85,6 +85,8 @@ internal static class StorageTopologyCommand
         root.Subcommands.Add(TraceCommands.CreateImport(console, errors));
         root.Subcommands.Add(TraceCommands.CreateDeadline(console, errors));
         root.Subcommands.Add(ReplayCommand.Create(console, errors));
+        root.Subcommands.Add(GenerateCommands.CreateGenerate(console, errors));
+        root.Subcommands.Add(GenerateCommands.CreateCheck(console, errors));
         return root;
     }
 

@@ -7,6 +7,9 @@ namespace Cicero.Admission;
 /// delay_max · σ, where delay_max = δ − (elapsed + L) is the longest it may queue and still meet its deadline.
 /// </summary>
 /// <remarks>
+/// The reason says which input made it infeasible: <see cref="DropReason.DeadlineInfeasible"/> when it cannot finish in
+/// time even if admitted at once (elapsed + L past the deadline); <see cref="DropReason.RateLimited"/> when only the wait
+/// for the workflow's rate σ makes it miss, for that is the rate limit refusing it, not the deadline.
 /// A request without a deadline is never dropped by this rule. A request exactly at the boundary (backlog equal to
 /// delay_max · σ) is admitted. With σ = +∞ there is no queueing delay, so only an already-missed deadline drops.
 /// </remarks>
@@ -31,6 +34,6 @@ public sealed class DeadlineFeasibilityDropPolicy : IDropPolicy
 
         // With an unbounded rate nothing waits; avoid ∞ · 0 when the delay budget is exactly zero.
         var tolerable = double.IsPositiveInfinity(candidate.AdmissionRate) ? double.PositiveInfinity : maxDelay * candidate.AdmissionRate;
-        return candidate.Backlog > tolerable ? new DropDecision(DropReason.DeadlineInfeasible) : DropDecision.Admit;
+        return candidate.Backlog > tolerable ? new DropDecision(DropReason.RateLimited) : DropDecision.Admit;
     }
 }

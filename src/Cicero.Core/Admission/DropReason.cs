@@ -8,10 +8,16 @@ public enum DropReason
     /// <summary>Not dropped.</summary>
     None = 0,
 
-    /// <summary>The workflow's admission rate is exhausted and its limiter queue is full.</summary>
+    /// <summary>
+    /// The workflow's admission rate σ turned it away: its limiter queue is full, or the wait for a token at σ would
+    /// make it miss its deadline.
+    /// </summary>
     RateLimited = 1,
 
-    /// <summary>The request cannot finish before its deadline given the backlog ahead of it (section 5.2.5).</summary>
+    /// <summary>
+    /// The request cannot finish before its deadline even without waiting: its elapsed time plus the expected completion
+    /// time here passes the deadline (section 5.2.5), or a resource's sub-task could not end by it.
+    /// </summary>
     DeadlineInfeasible = 2,
 
     /// <summary>A resource's wait queue is full.</summary>

@@ -12,6 +12,7 @@ public sealed class LocalRateInputs
     private WorkflowRateInputs[] _workflows = [];
     private ResourceRateInputs[] _resources = [];
     private double[] _loads = [];
+    private double[] _demands = [];
     private int _workflowCount;
     private int _resourceCount;
 
@@ -35,21 +36,42 @@ public sealed class LocalRateInputs
         return _loads[(workflow * _resourceCount) + resource];
     }
 
+    /// <summary>
+    /// Gets the demand of workflow <paramref name="workflow"/> on resource <paramref name="resource"/>: its offered load,
+    /// sub-task arrivals per second times their mean service time, in permits.
+    /// </summary>
+    /// <param name="workflow">An index into <see cref="Workflows"/>.</param>
+    /// <param name="resource">An index into <see cref="Resources"/>.</param>
+    /// <returns>The demand.</returns>
+    public double GetDemand(int workflow, int resource)
+    {
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)workflow, (uint)_workflowCount, nameof(workflow));
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual((uint)resource, (uint)_resourceCount, nameof(resource));
+        return _demands[(workflow * _resourceCount) + resource];
+    }
+
     /// <summary>Creates inputs by hand, for policy tests and simulations.</summary>
     /// <param name="intervalSeconds">The interval length.</param>
     /// <param name="workflows">The workflows.</param>
     /// <param name="resources">The resources.</param>
     /// <param name="loads">Row-major loads: <c>loads[w * resources.Length + r]</c>.</param>
+    /// <param name="demands">Row-major demands like <paramref name="loads"/>; the loads when empty.</param>
     /// <returns>The inputs.</returns>
     public static LocalRateInputs Create(
         double intervalSeconds,
         ReadOnlySpan<WorkflowRateInputs> workflows,
         ReadOnlySpan<ResourceRateInputs> resources,
-        ReadOnlySpan<double> loads)
+        ReadOnlySpan<double> loads,
+        ReadOnlySpan<double> demands = default)
     {
         if (loads.Length != workflows.Length * resources.Length)
         {
             throw new ArgumentException($"Expected {workflows.Length * resources.Length} loads (workflows × resources), got {loads.Length}.", nameof(loads));
+        }
+
+        if (!demands.IsEmpty && demands.Length != loads.Length)
+        {
+            throw new ArgumentException($"Expected {loads.Length} demands (workflows × resources), got {demands.Length}.", nameof(demands));
         }
 
         var inputs = new LocalRateInputs();
@@ -57,6 +79,7 @@ public sealed class LocalRateInputs
         workflows.CopyTo(inputs._workflows);
         resources.CopyTo(inputs._resources);
         loads.CopyTo(inputs._loads);
+        (demands.IsEmpty ? loads : demands).CopyTo(inputs._demands);
         return inputs;
     }
 
@@ -78,6 +101,7 @@ public sealed class LocalRateInputs
         if (_loads.Length < workflowCount * resourceCount)
         {
             _loads = new double[workflowCount * resourceCount];
+            _demands = new double[workflowCount * resourceCount];
         }
     }
 
@@ -85,5 +109,9 @@ public sealed class LocalRateInputs
 
     internal void SetResource(int index, in ResourceRateInputs inputs) => _resources[index] = inputs;
 
-    internal void SetLoad(int workflow, int resource, double load) => _loads[(workflow * _resourceCount) + resource] = load;
+    internal void SetLoad(int workflow, int resource, double load, double demand)
+    {
+        _loads[(workflow * _resourceCount) + resource] = load;
+        _demands[(workflow * _resourceCount) + resource] = demand;
+    }
 }

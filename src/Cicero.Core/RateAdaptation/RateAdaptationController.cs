@@ -223,19 +223,27 @@ public sealed class RateAdaptationController : IDisposable
             _inputs.Reset(seconds, count, resources.Count);
             for (var r = 0; r < resources.Count; r++)
             {
-                _inputs.SetResource(r, new ResourceRateInputs(resources[r].Name, resources[r].Capacity, resources[r].TotalLoad));
+                _inputs.SetResource(r, new ResourceRateInputs(resources[r].Name, resources[r].Capacity, resources[r].TotalLoad)
+                {
+                    TotalDemand = resources[r].TotalDemand,
+                    StandingQueueIntervals = resources[r].StandingQueueIntervals,
+                });
             }
 
             for (var i = 0; i < count; i++)
             {
                 var slot = registry[i];
                 var workflowModel = _model.Find(i);
-                _downstream[i] = workflowModel is null ? double.PositiveInfinity : AggregateDownstream(workflowModel, now);
+                var downstream = workflowModel is null ? double.PositiveInfinity : AggregateDownstream(workflowModel, now);
+                // Unmeasured demand (a cold model, a caller that records only admissions) is no evidence that σ′ is
+                // far above it: the downstream's limit is kept.
+                var demand = workflowModel is null ? 0 : Math.Max(workflowModel.ArrivalRate, workflowModel.AdmittedRate);
+                _downstream[i] = demand > 0 && downstream > _options.DownstreamHeadroom * demand ? double.PositiveInfinity : downstream;
                 _inputs.SetWorkflow(i, new WorkflowRateInputs(
                     slot, _announced[i], _downstream[i], workflowModel?.ArrivalRate ?? 0, workflowModel?.AdmittedRate ?? 0));
                 for (var r = 0; r < resources.Count; r++)
                 {
-                    _inputs.SetLoad(i, r, resources[r].GetLoad(slot));
+                    _inputs.SetLoad(i, r, resources[r].GetLoad(slot), resources[r].GetDemand(slot));
                 }
             }
 

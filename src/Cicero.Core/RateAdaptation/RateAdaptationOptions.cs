@@ -31,8 +31,23 @@ public sealed class RateAdaptationOptions
     /// <value>+∞.</value>
     public double InitialRate { get; set; } = double.PositiveInfinity;
 
+    /// <summary>
+    /// Gets or sets the multiple of a workflow's arrival rate above which a downstream bottleneck rate σ′ no longer
+    /// constrains it here (it is taken as +∞). σ′ is arithmetic on other processes' answers (÷ α, ÷ the share of calls),
+    /// so while nothing downstream binds it can be any large number; passing it on would announce limits of millions
+    /// per second for a workflow offering a hundred. A σ′ near the demand, where it matters, is kept, and so is any σ′
+    /// while the workflow's demand (the larger of its arrival and admitted rates) is not yet measured.
+    /// </summary>
+    /// <value>4 (Algorithm 3 as written: +∞, every σ′ is kept). Values must be at least 1.</value>
+    public double DownstreamHeadroom { get; set; } = 4;
+
     internal void Validate()
     {
+        if (!(DownstreamHeadroom >= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(DownstreamHeadroom), DownstreamHeadroom, "Must be at least 1 (a multiple of the arrival rate), or +∞.");
+        }
+
         if (string.IsNullOrWhiteSpace(ProcessId))
         {
             throw new ArgumentException("The process id must be set.", nameof(ProcessId));

@@ -10,4 +10,13 @@ public readonly record struct ResourceRateInputs(string Name, int Capacity, doub
 {
     /// <summary>Gets the spare capacity fraction φ = (c − Σl) / c; negative when overloaded.</summary>
     public double SpareFraction => (Capacity - TotalLoad) / Capacity;
+
+    /// <summary>
+    /// Gets the sum over workflows of their demand, the offered load (sub-task arrivals × mean service time), in
+    /// permits; 0 when not measured.
+    /// </summary>
+    public double TotalDemand { get; init; }
+
+    /// <summary>Gets how many control intervals in a row the resource's wait queue never emptied (a standing queue).</summary>
+    public int StandingQueueIntervals { get; init; }
 }

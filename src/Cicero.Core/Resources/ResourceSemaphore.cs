@@ -172,6 +172,7 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         bool permitFree;
         lock (_lock)
         {
+            _usage.AddArrival(workflow.Index);
             if (_scheduler.Count == 0 && _inUse < _capacity && _scheduler.TryStartImmediately(workflow, cost))
             {
                 return new ValueTask<SubtaskLease>(GrantLocked(workflow, context, subtaskType, now, cost));
@@ -246,6 +247,49 @@ public sealed class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTick
         lock (_lock)
         {
             return _usage.GetLoad(workflow.Index);
+        }
+    }
+
+    /// <summary>
+    /// Gets the workflow's demand on the resource, its offered load: sub-tasks arriving per second times their mean
+    /// service time, smoothed over intervals. Unlike <see cref="GetLoad"/> it stays below the capacity on a busy but
+    /// healthy resource and exceeds it only when work arrives faster than the resource serves it.
+    /// </summary>
+    /// <param name="workflow">The workflow.</param>
+    /// <returns>The demand, in permits.</returns>
+    public double GetDemand(WorkflowSlot workflow)
+    {
+        ArgumentNullException.ThrowIfNull(workflow);
+        lock (_lock)
+        {
+            return _usage.GetDemand(workflow.Index);
+        }
+    }
+
+    /// <summary>Gets the sum over workflows of their demand (<see cref="GetDemand"/>), in permits.</summary>
+    public double TotalDemand
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _usage.TotalDemand;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Gets how many control intervals in a row, up to the last one closed, the wait queue never emptied: a standing
+    /// queue, the sign that arrivals outpace service rather than merely bunch (CoDel's criterion).
+    /// </summary>
+    public int StandingQueueIntervals
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _usage.StandingQueueIntervals;
+            }
         }
     }
 

@@ -14,6 +14,8 @@ internal sealed class ResourceUsage
     private readonly double _loadWeight;
     private readonly double _sampleWeight;
     private readonly long _frequency;
+    private int _waitingTotal;
+    private bool _queueEmptied = true;
 
     public ResourceUsage(int slots, long timestampFrequency, LocalModelOptions options)
     {
@@ -25,6 +27,19 @@ internal sealed class ResourceUsage
 
     public double TotalLoad { get; private set; }
 
+    /// <summary>Gets Σ demand over workflows: the offered load (arrivals × mean service time), in permits.</summary>
+    public double TotalDemand { get; private set; }
+
+    /// <summary>Gets how many intervals in a row, up to the last closed one, the wait queue never emptied.</summary>
+    public int StandingQueueIntervals { get; private set; }
+
+    /// <summary>Counts a sub-task that asked for a permit (granted, queued or refused alike): the demand's arrivals.</summary>
+    public void AddArrival(int workflow)
+    {
+        MarkActive(workflow);
+        _byWorkflow[workflow].Arrivals++;
+    }
+
     public void AddBusy(int workflow, long ticks) => _byWorkflow[workflow].BusyTicks += ticks;
 
     /// <summary>Changes the number of the workflow's sub-tasks waiting, accruing the time the previous count lasted.</summary>
@@ -35,6 +50,11 @@ internal sealed class ResourceUsage
         usage.WaitingTicks += usage.Waiting * (now - usage.WaitingSince);
         usage.Waiting += delta;
         usage.WaitingSince = now;
+        _waitingTotal += delta;
+        if (_waitingTotal == 0)
+        {
+            _queueEmptied = true;
+        }
     }
 
     public void AddServiceSample(int workflow, int subtaskType, long ticks)
@@ -43,7 +63,7 @@ internal sealed class ResourceUsage
         ref var usage = ref _byWorkflow[workflow];
         if (!usage.Active)
         {
-            usage = new WorkflowUsage { Active = true, Load = new Ewma(_loadWeight), Busy = new Ewma(_loadWeight), ServiceTime = new Ewma(_sampleWeight) };
+            usage = NewUsage();
         }
 
         usage.ServiceTime.Update(seconds);
@@ -62,13 +82,15 @@ internal sealed class ResourceUsage
         ref var usage = ref _byWorkflow[workflow];
         if (!usage.Active)
         {
-            usage = new WorkflowUsage { Active = true, Load = new Ewma(_loadWeight), Busy = new Ewma(_loadWeight), ServiceTime = new Ewma(_sampleWeight) };
+            usage = NewUsage();
         }
     }
 
     public double GetLoad(int workflow) => _byWorkflow[workflow].Load.Value;
 
     public double GetBusy(int workflow) => _byWorkflow[workflow].Busy.Value;
+
+    public double GetDemand(int workflow) => _byWorkflow[workflow].Demand.Value;
 
     public TimeSpan? GetServiceTime(int workflow, int subtaskType)
     {
@@ -86,6 +108,7 @@ internal sealed class ResourceUsage
     public void CloseInterval(double seconds, int workflowCount, long now)
     {
         double total = 0;
+        double demand = 0;
         for (var i = 0; i < workflowCount && i < _byWorkflow.Length; i++)
         {
             ref var usage = ref _byWorkflow[i];
@@ -99,14 +122,34 @@ internal sealed class ResourceUsage
             usage.WaitingTicks += usage.Waiting * (now - usage.WaitingSince);
             usage.WaitingSince = now;
             usage.Busy.Update((double)usage.BusyTicks / _frequency / seconds);
-            usage.Load.Update((double)(usage.BusyTicks + usage.WaitingTicks) / _frequency / seconds);
+            var load = (double)(usage.BusyTicks + usage.WaitingTicks) / _frequency / seconds;
+            usage.Load.Update(load);
+
+            // Offered load, Little's law on the arrivals: it exceeds the capacity only when work arrives faster than
+            // the resource can serve it, unlike held + waiting, which a healthy but busy resource with few permits
+            // also pushes past the capacity whenever arrivals bunch. Before any service time is known, held + waiting.
+            usage.Demand.Update(usage.ServiceTime.HasValue ? usage.Arrivals / seconds * usage.ServiceTime.Value : load);
             usage.BusyTicks = 0;
             usage.WaitingTicks = 0;
+            usage.Arrivals = 0;
             total += usage.Load.Value;
+            demand += usage.Demand.Value;
         }
 
         TotalLoad = total;
+        TotalDemand = demand;
+        StandingQueueIntervals = _queueEmptied || _waitingTotal == 0 ? 0 : StandingQueueIntervals + 1;
+        _queueEmptied = _waitingTotal == 0;
     }
+
+    private WorkflowUsage NewUsage() => new()
+    {
+        Active = true,
+        Load = new Ewma(_loadWeight),
+        Busy = new Ewma(_loadWeight),
+        Demand = new Ewma(_loadWeight),
+        ServiceTime = new Ewma(_sampleWeight),
+    };
 
     private struct WorkflowUsage
     {
@@ -115,7 +158,9 @@ internal sealed class ResourceUsage
         public long WaitingTicks;
         public long WaitingSince;
         public int Waiting;
+        public long Arrivals;
         public Ewma Load;
+        public Ewma Demand;
         public Ewma Busy;
         public Ewma ServiceTime;
     }

@@ -22,7 +22,10 @@ public sealed class ConfigurationSpec
     /// <value>"fifo".</value>
     public string Scheduler { get; set; } = "fifo";
 
-    /// <summary>Gets or sets the local rate-limit policy of every instance, for example "bottleneck-fairness".</summary>
+    /// <summary>
+    /// Gets or sets the local rate-limit policy of every instance, for example "bottleneck-fairness" (safe defaults) or
+    /// "bottleneck-fairness-paper" (Algorithm 4 as written, what the dissertation's reproductions use).
+    /// </summary>
     /// <value>"bottleneck-fairness".</value>
     public string RateLimitPolicy { get; set; } = "bottleneck-fairness";
 
@@ -87,18 +90,38 @@ public sealed class ConfigurationSpec
     /// </summary>
     public double? RateTargetLoad { get; set; }
 
-    /// <summary>The policies this configuration runs with: <paramref name="catalog"/>, with its own bottleneck fairness when it tunes it.</summary>
-    internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog) =>
-        RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null
-            ? catalog
-            : Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
-                .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(new()
-                {
-                    MaxDecrease = RateDecreaseLimit ?? 1,
-                    RampHeadroom = RateRampHeadroom ?? double.PositiveInfinity,
-                    TargetLoad = RateTargetLoad ?? 1,
-                }))
-                .Build();
+    /// <summary>
+    /// Gets how far above a workflow's arrival rate a downstream bottleneck rate still constrains it
+    /// (<c>RateAdaptationOptions.DownstreamHeadroom</c>): +∞ under <c>bottleneck-fairness-paper</c>, as Algorithm 3 is
+    /// written, else the library's default.
+    /// </summary>
+    internal double DownstreamHeadroom =>
+        string.Equals(RateLimitPolicy, Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten, StringComparison.OrdinalIgnoreCase)
+            ? double.PositiveInfinity
+            : new Cicero.RateAdaptation.RateAdaptationOptions().DownstreamHeadroom;
+
+    /// <summary>
+    /// The policies this configuration runs with: <paramref name="catalog"/>, with its own bottleneck fairness when it
+    /// tunes it. The knobs apply on top of the preset <see cref="RateLimitPolicy"/> names: the safe defaults of
+    /// <c>bottleneck-fairness</c>, or Algorithm 4 as written for <c>bottleneck-fairness-paper</c>.
+    /// </summary>
+    internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog)
+    {
+        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null)
+        {
+            return catalog;
+        }
+
+        var asWritten = string.Equals(RateLimitPolicy, Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten, StringComparison.OrdinalIgnoreCase);
+        var options = asWritten ? Cicero.Policies.RateLimiting.BottleneckFairnessOptions.AsWritten() : new Cicero.Policies.RateLimiting.BottleneckFairnessOptions();
+        options.MaxDecrease = RateDecreaseLimit ?? options.MaxDecrease;
+        options.RampHeadroom = RateRampHeadroom ?? options.RampHeadroom;
+        options.TargetLoad = RateTargetLoad ?? options.TargetLoad;
+        var name = asWritten ? Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten : Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairness;
+        return Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
+            .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(name, options))
+            .Build();
+    }
 
     /// <summary>
     /// Gets or sets the most tokens each of C3's per-replica rate limiters holds (<c>CubicRateOptions.MaxTokens</c>);

@@ -3,6 +3,11 @@
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary>Options of the <see cref="BottleneckFairnessPolicy"/> (dissertation Algorithm 4).</summary>
+/// <remarks>
+/// The defaults are Cicero's safe ones (docs/decisions/0009): a workflow is unlimited until one of its resources is
+/// overloaded, rates are cut to a measured level rather than by compounding factors, and ramps are bounded by demand.
+/// <see cref="AsWritten"/> gives the algorithm exactly as the dissertation writes it.
+/// </remarks>
 public sealed class BottleneckFairnessOptions
 {
     /// <summary>
@@ -33,8 +38,8 @@ public sealed class BottleneckFairnessOptions
     /// Algorithm 4 cuts σ by the ratio of fair to current load at once (1, the default); a smaller value makes the
     /// cut gradual, which keeps a small resource busier under a flood than the sawtooth of deep cuts and ramps does.
     /// </summary>
-    /// <value>1: no limit, as the algorithm is written.</value>
-    public double MaxDecrease { get; set; } = 1;
+    /// <value>0.5 (Algorithm 4 as written: 1, no limit).</value>
+    public double MaxDecrease { get; set; } = 0.5;
 
     /// <summary>
     /// Gets or sets how far above its measured arrival rate a leaf workflow's rate may ramp while capacity is spare:
@@ -43,8 +48,8 @@ public sealed class BottleneckFairnessOptions
     /// when it then floods, that stale rate is admitted until the cuts catch up (rate validation, as TCP does for an
     /// idle congestion window).
     /// </summary>
-    /// <value>+∞: no bound, as the algorithm is written. Finite values must be at least 1.</value>
-    public double RampHeadroom { get; set; } = double.PositiveInfinity;
+    /// <value>2 (Algorithm 4 as written: +∞, no bound). Finite values must be at least 1.</value>
+    public double RampHeadroom { get; set; } = 2;
 
     /// <summary>
     /// Gets or sets the load, as a multiple of capacity, at which a resource counts as a bottleneck. Load counts
@@ -54,6 +59,55 @@ public sealed class BottleneckFairnessOptions
     /// </summary>
     /// <value>1, as the algorithm is written. Values must be in [1, 4].</value>
     public double TargetLoad { get; set; } = 1;
+
+    /// <summary>Gets or sets which measure of load is compared with the capacity.</summary>
+    /// <value><see cref="BottleneckLoadSignal.OfferedDemand"/> (Algorithm 4 as written: <see cref="BottleneckLoadSignal.HeldAndWaiting"/>).</value>
+    public BottleneckLoadSignal LoadSignal { get; set; } = BottleneckLoadSignal.OfferedDemand;
+
+    /// <summary>
+    /// Gets or sets how many control intervals in a row a resource's wait queue must not have emptied before its load
+    /// above the capacity counts as a bottleneck. Arrivals bunch, and a queue that drains within a few intervals is one
+    /// the resource absorbs by itself; one that never drains is overload. 0 takes any load above the capacity at once.
+    /// </summary>
+    /// <value>3 (300 ms at the default interval; Algorithm 4 as written: 0).</value>
+    public int CongestionIntervals { get; set; } = 3;
+
+    /// <summary>
+    /// Gets or sets the fraction by which a limited workflow's rate may also grow per interval, on top of the additive
+    /// probe: σ grows by the larger of β(1 + φ/n) and <c>RampFactor</c> × σ, so a rate recovers in a few intervals
+    /// whatever its scale (β alone takes a second to add 100 requests/s at the default interval, a minute to add 6,000).
+    /// </summary>
+    /// <value>0.2 (Algorithm 4 as written: 0, additive only). Values must be in [0, 1].</value>
+    public double RampFactor { get; set; } = 0.2;
+
+    /// <summary>
+    /// Gets or sets whether a workflow stays unlimited (σ = +∞) until a resource it loads is overloaded, and becomes
+    /// unlimited again once its rate has ramped past <see cref="RampHeadroom"/> × its arrival rate with capacity spare.
+    /// A workflow seen for the first time, or by a process that just restarted, is then admitted as it comes; rate
+    /// control binds only on evidence of overload. Cuts also start from the measured rate, never compound: σ moves to
+    /// arrival rate × (fair load ÷ load), and is only lowered by it.
+    /// </summary>
+    /// <value><see langword="true"/> (Algorithm 4 as written: <see langword="false"/>, every leaf workflow starts at
+    /// <see cref="InitialRate"/> and ramps from there, and cuts multiply σ).</value>
+    public bool UnlimitedUntilOverload { get; set; } = true;
+
+    /// <summary>
+    /// Creates options that run the dissertation's Algorithm 4 exactly as written: load is permits held plus sub-tasks
+    /// waiting, any load above capacity is a bottleneck, σ ramps by β without bound, cuts multiply σ by the ratio of fair
+    /// to current load at once, and a new workflow starts from <see cref="InitialRate"/>. Registered in the default
+    /// catalog as <see cref="RateLimitPolicies.BottleneckFairnessAsWritten"/>.
+    /// </summary>
+    /// <returns>New options; change them before creating a factory if needed.</returns>
+    public static BottleneckFairnessOptions AsWritten() => new()
+    {
+        MaxDecrease = 1,
+        RampHeadroom = double.PositiveInfinity,
+        TargetLoad = 1,
+        LoadSignal = BottleneckLoadSignal.HeldAndWaiting,
+        CongestionIntervals = 0,
+        RampFactor = 0,
+        UnlimitedUntilOverload = false,
+    };
 
     internal BottleneckFairnessOptions Clone() => (BottleneckFairnessOptions)MemberwiseClone();
 
@@ -87,6 +141,21 @@ public sealed class BottleneckFairnessOptions
         if (!(TargetLoad >= 1 && TargetLoad <= 4))
         {
             throw new ArgumentOutOfRangeException(nameof(TargetLoad), TargetLoad, "The target load must be in [1, 4] (a multiple of the capacity).");
+        }
+
+        if (!Enum.IsDefined(LoadSignal))
+        {
+            throw new ArgumentOutOfRangeException(nameof(LoadSignal), LoadSignal, "Unknown load signal.");
+        }
+
+        if (CongestionIntervals is < 0 or > 1000)
+        {
+            throw new ArgumentOutOfRangeException(nameof(CongestionIntervals), CongestionIntervals, "The congestion intervals must be in [0, 1000].");
+        }
+
+        if (!(RampFactor >= 0 && RampFactor <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(RampFactor), RampFactor, "The ramp factor must be a fraction in [0, 1].");
         }
     }
 }

@@ -38,6 +38,10 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _smallestRatio;
     private readonly double _rampHeadroom;
     private readonly double _targetLoad;
+    private readonly bool _offeredDemand;
+    private readonly int _congestionIntervals;
+    private readonly double _rampFactor;
+    private readonly bool _unlimitedUntilOverload;
     private double[] _loads = [];
     private double[] _shares = [];
 
@@ -54,18 +58,33 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         _smallestRatio = 1 - options.MaxDecrease;
         _rampHeadroom = options.RampHeadroom;
         _targetLoad = options.TargetLoad;
+        _offeredDemand = options.LoadSignal == BottleneckLoadSignal.OfferedDemand;
+        _congestionIntervals = options.CongestionIntervals;
+        _rampFactor = options.RampFactor;
+        _unlimitedUntilOverload = options.UnlimitedUntilOverload;
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
     /// <param name="options">The options, validated now; defaults when <see langword="null"/>.</param>
     /// <returns>The factory; each process gets its own policy.</returns>
     /// <exception cref="ArgumentException">The options are invalid.</exception>
-    public static RateLimitPolicyFactory CreateFactory(BottleneckFairnessOptions? options = null)
+    public static RateLimitPolicyFactory CreateFactory(BottleneckFairnessOptions? options = null) =>
+        CreateFactory(RateLimitPolicies.BottleneckFairness, options ?? new BottleneckFairnessOptions());
+
+    /// <summary>Creates a factory under a name of the caller's choice, for example <see cref="RateLimitPolicies.BottleneckFairnessAsWritten"/>.</summary>
+    /// <param name="name">The configuration name.</param>
+    /// <param name="options">The options, validated now.</param>
+    /// <returns>The factory; each process gets its own policy.</returns>
+    /// <exception cref="ArgumentException">The name is empty or the options are invalid.</exception>
+    public static RateLimitPolicyFactory CreateFactory(string name, BottleneckFairnessOptions options)
     {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(options);
+
         // A snapshot, so later edits to the options cannot make policies created afterwards differ or fail.
-        options = options?.Clone() ?? new BottleneckFairnessOptions();
+        options = options.Clone();
         options.Validate();
-        return new BottleneckFairnessFactory(options);
+        return new BottleneckFairnessFactory(name, options);
     }
 
     /// <inheritdoc />
@@ -78,30 +97,51 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             throw new ArgumentException($"Expected {workflows.Length} rate slots (one per workflow), got {localRates.Length}.", nameof(localRates));
         }
 
-        // Line 1: k′ = argmin φ_k, with φ measured against the target load (c at the default of 1).
+        // Line 1: k′ = argmin φ_k, with φ measured against the target load (c at the default of 1). A resource over it
+        // is a bottleneck only once its queue has stood for the congestion intervals; until then it is spare capacity
+        // at φ = 0, so nothing ramps on it either.
         var tightest = -1;
         var spare = 1.0;
+        var bottleneck = -1;
+        var overload = 0.0;
         var resources = inputs.Resources;
         for (var k = 0; k < resources.Length; k++)
         {
+            if (resources[k].Capacity <= 0)
+            {
+                continue;
+            }
+
             var target = resources[k].Capacity * _targetLoad;
-            var fraction = (target - resources[k].TotalLoad) / target;
-            if (resources[k].Capacity > 0 && (tightest < 0 || fraction < spare))
+            var load = _offeredDemand ? resources[k].TotalDemand : resources[k].TotalLoad;
+            var fraction = (target - load) / target;
+            if (fraction < 0 && resources[k].StandingQueueIntervals >= _congestionIntervals)
+            {
+                if (bottleneck < 0 || fraction < overload)
+                {
+                    bottleneck = k;
+                    overload = fraction;
+                }
+            }
+            else if (tightest < 0 || Math.Max(0, fraction) < spare)
             {
                 tightest = k;
-                spare = fraction;
+                spare = Math.Max(0, fraction);
             }
         }
 
-        if (spare >= 0)
+        if (bottleneck < 0)
         {
             RampUp(inputs, localRates, tightest, spare);
         }
         else
         {
-            ShareBottleneck(inputs, localRates, tightest);
+            ShareBottleneck(inputs, localRates, bottleneck);
         }
     }
+
+    private double Load(LocalRateInputs inputs, int workflow, int resource) =>
+        _offeredDemand ? inputs.GetDemand(workflow, resource) : inputs.GetLoad(workflow, resource);
 
     private void RampUp(LocalRateInputs inputs, Span<double> localRates, int tightest, double spare)
     {
@@ -109,7 +149,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         var users = 0;
         for (var j = 0; tightest >= 0 && j < workflows.Length; j++)
         {
-            users += inputs.GetLoad(j, tightest) > 0 ? 1 : 0;
+            users += Load(inputs, j, tightest) > 0 ? 1 : 0;
         }
 
         // Line 5: the probe grows with the spare fraction, split among the workflows using k′.
@@ -117,21 +157,33 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         for (var j = 0; j < workflows.Length; j++)
         {
             var workflow = workflows[j];
-            if (workflow.IsLeaf)
-            {
-                var sigma = workflow.CurrentRate;
-                var from = sigma > 0 && double.IsFinite(sigma) ? sigma : Math.Max(_initialRate, workflow.AdmittedRate);
-
-                // Rate validation: a rate already well above what the workflow offers is held, not grown further.
-                var ceiling = _rampHeadroom * Math.Max(_initialRate, workflow.ArrivalRate);
-                localRates[j] = Math.Max(_minimumRate, from < ceiling ? from + step : from);
-            }
-            else
-            {
-                // Line 7: inherit the downstream rate σ′.
-                localRates[j] = workflow.DownstreamRate;
-            }
+            localRates[j] = workflow.IsLeaf
+                ? Ramp(workflow, step, release: _unlimitedUntilOverload)
+                : workflow.DownstreamRate; // Line 7: inherit the downstream rate σ′.
         }
+    }
+
+    /// <summary>Grows a leaf workflow's rate by the probe, holding it once it is well above what the workflow offers.</summary>
+    private double Ramp(in WorkflowRateInputs workflow, double step, bool release)
+    {
+        var sigma = workflow.CurrentRate;
+        if (_unlimitedUntilOverload && double.IsPositiveInfinity(sigma))
+        {
+            // Never limited, or released: with nothing overloaded there is no evidence to limit it on.
+            return double.PositiveInfinity;
+        }
+
+        var from = sigma > 0 && double.IsFinite(sigma) ? sigma : Math.Max(_initialRate, workflow.AdmittedRate);
+
+        // Rate validation: a rate already well above what the workflow offers is held, not grown further.
+        var ceiling = _rampHeadroom * Math.Max(_initialRate, workflow.ArrivalRate);
+        if (from >= ceiling)
+        {
+            // With capacity spare, a limit the workflow no longer reaches protects nothing: lift it.
+            return release ? double.PositiveInfinity : Math.Max(_minimumRate, from);
+        }
+
+        return Math.Max(_minimumRate, Math.Max(from + step, from * (1 + _rampFactor)));
     }
 
     private void ShareBottleneck(LocalRateInputs inputs, Span<double> localRates, int tightest)
@@ -148,7 +200,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         var shares = _shares.AsSpan(0, n);
         for (var j = 0; j < n; j++)
         {
-            loads[j] = inputs.GetLoad(j, tightest);
+            loads[j] = Load(inputs, j, tightest);
         }
 
         // Line 9: max-min fair shares of c_k′ (times the target load) over the loads on k′, in permits.
@@ -159,26 +211,49 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             var sigma = workflow.CurrentRate;
             if (!(loads[j] > 0))
             {
-                localRates[j] = workflow.IsLeaf ? Math.Max(_minimumRate, sigma) : workflow.DownstreamRate;
+                localRates[j] = !workflow.IsLeaf ? workflow.DownstreamRate
+                    : _unlimitedUntilOverload && double.IsPositiveInfinity(sigma) ? sigma
+                    : Math.Max(_minimumRate, sigma);
                 continue;
             }
 
-            if (double.IsPositiveInfinity(sigma))
+            // Lines 11-15: ratio = fair load ÷ current load.
+            var ratio = shares[j] / loads[j];
+            if (ratio >= 1)
             {
-                sigma = workflow.AdmittedRate > 0 ? workflow.AdmittedRate
-                    : workflow.ArrivalRate > 0 ? workflow.ArrivalRate
-                    : _initialRate;
+                // Within its fair share: an unlimited workflow stays so; a limited one probes upwards, bounded.
+                localRates[j] = _unlimitedUntilOverload ? Ramp(workflow, _probe, release: false)
+                    : Math.Max(_minimumRate, Measured(workflow, sigma) + _probe);
+                continue;
             }
 
-            // Lines 11-15: ratio = fair load ÷ current load.
-            var ratio = Math.Max(shares[j] / loads[j], _smallestRatio);
-            localRates[j] = Math.Max(_minimumRate, ratio >= 1 ? sigma + _probe : sigma * ratio);
+            ratio = Math.Max(ratio, _smallestRatio);
+            localRates[j] = Math.Max(_minimumRate, _unlimitedUntilOverload ? CutToLevel(workflow, sigma, ratio) : Measured(workflow, sigma) * ratio);
         }
     }
 
-    private sealed class BottleneckFairnessFactory(BottleneckFairnessOptions options) : RateLimitPolicyFactory
+    /// <summary>σ, or for a workflow never limited (σ = +∞) its measured admitted rate, else its arrival rate, else the initial rate.</summary>
+    private double Measured(in WorkflowRateInputs workflow, double sigma) =>
+        !double.IsPositiveInfinity(sigma) ? sigma
+        : workflow.AdmittedRate > 0 ? workflow.AdmittedRate
+        : workflow.ArrivalRate > 0 ? workflow.ArrivalRate
+        : _initialRate;
+
+    /// <summary>
+    /// Moves σ to the rate that brings the workflow's load to its fair share, arrival rate × ratio, from the same
+    /// interval's measures; never raises σ and never cuts more than the decrease limit at once. Multiplying σ instead
+    /// compounds: the load lags the cut by an interval or more, so the same excess is cut again and again.
+    /// </summary>
+    private double CutToLevel(in WorkflowRateInputs workflow, double sigma, double ratio)
     {
-        public override string Name => RateLimitPolicies.BottleneckFairness;
+        var measured = workflow.ArrivalRate > 0 ? workflow.ArrivalRate : Measured(workflow, sigma);
+        var from = double.IsPositiveInfinity(sigma) ? measured : sigma;
+        return Math.Min(from, Math.Max(measured * ratio, from * _smallestRatio));
+    }
+
+    private sealed class BottleneckFairnessFactory(string name, BottleneckFairnessOptions options) : RateLimitPolicyFactory
+    {
+        public override string Name => name;
 
         public override IRateLimitPolicy Create(RateLimitPolicyContext context) => new BottleneckFairnessPolicy(options);
     }

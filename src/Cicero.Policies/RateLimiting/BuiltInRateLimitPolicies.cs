@@ -5,7 +5,7 @@ using Cicero.RateAdaptation;
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary>Factories for the rate-limit policies that ship in Cicero.Core.</summary>
-/// <remarks>The policies with options have their own <c>CreateFactory</c>, such as <see cref="BottleneckFairnessPolicy.CreateFactory"/>.</remarks>
+/// <remarks>The policies with options have their own <c>CreateFactory</c>, such as <see cref="BottleneckFairnessPolicy.CreateFactory(BottleneckFairnessOptions?)"/>.</remarks>
 public static class BuiltInRateLimitPolicies
 {
     /// <summary>

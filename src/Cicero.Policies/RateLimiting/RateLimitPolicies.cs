@@ -8,8 +8,17 @@ public static class RateLimitPolicies
     /// <summary>No local limit: each workflow is admitted at the downstream rate (Core's pass-through policy).</summary>
     public const string PassThrough = "pass-through";
 
-    /// <summary>Bottleneck fairness, dissertation Algorithm 4.</summary>
+    /// <summary>
+    /// Bottleneck fairness with Cicero's safe defaults (<see cref="BottleneckFairnessOptions"/>): unlimited until a
+    /// resource is overloaded, bounded ramp, cuts to a level (docs/decisions/0009).
+    /// </summary>
     public const string BottleneckFairness = "bottleneck-fairness";
+
+    /// <summary>
+    /// Bottleneck fairness exactly as the dissertation's Algorithm 4 is written (<see cref="BottleneckFairnessOptions.AsWritten"/>),
+    /// for reproducing its experiments.
+    /// </summary>
+    public const string BottleneckFairnessAsWritten = "bottleneck-fairness-paper";
 
     /// <summary>Fixed per-workflow rates.</summary>
     public const string Static = "static";

@@ -144,6 +144,7 @@ public sealed class PolicyCatalogBuilder
     private PolicyCatalogBuilder AddBuiltInPolicies() => this
         .AddRateLimitPolicy(BuiltInRateLimitPolicies.PassThrough)
         .AddRateLimitPolicy(BottleneckFairnessPolicy.CreateFactory())
+        .AddRateLimitPolicy(BottleneckFairnessPolicy.CreateFactory(RateLimitPolicies.BottleneckFairnessAsWritten, BottleneckFairnessOptions.AsWritten()))
         .AddRateLimitPolicy(StaticRatePolicy.CreateFactory())
         .AddRateLimitPolicy(MinimumThroughputPolicy.CreateFactory())
         .AddDropPolicy(BuiltInDropPolicies.DeadlineFeasibility)

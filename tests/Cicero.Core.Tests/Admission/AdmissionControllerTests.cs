@@ -115,13 +115,13 @@ public class AdmissionControllerTests
         var one = admission.AdmitAsync(Late()).AsTask();
         // Backlog 1 + 1 = 2 = the boundary: still admitted to the queue.
         var two = admission.AdmitAsync(Late()).AsTask();
-        // Backlog 2 + 1 = 3 > 2: infeasible.
+        // Backlog 2 + 1 = 3 > 2: the wait at σ would miss the deadline, so the rate refuses it (and says so).
         var three = admission.AdmitAsync(Late()).AsTask();
 
         Assert.False(one.IsCompleted);
         Assert.False(two.IsCompleted);
         Assert.True(three.IsCompletedSuccessfully);
-        Assert.Equal(DropReason.DeadlineInfeasible, Completed(three).Reason);
+        Assert.Equal(DropReason.RateLimited, Completed(three).Reason);
         Assert.Equal(2, admission.GetQueueLength("tenant"));
     }
 

@@ -125,7 +125,7 @@ public sealed class FaultInjectionTests(ITestOutputHelper output)
           "routes": [{ "from": "fe", "to": "bs", "strategy": "blocks", "replication": 3, "replicaSelector": "{{selector}}" }],
           "workflows": [{ "name": "read", "stages": [{ "call": "bs", "stages": [{ "use": "disk", "serviceTime": { "meanMs": 5 } }] }] }],
           "workloads": [{ "workflow": "read", "ratePerSecond": {{Rate}} }],
-          "configurations": [{ "name": "x", "rateControl": {{(rateControl ? "true" : "false")}} }],
+          "configurations": [{ "name": "x", "rateControl": {{(rateControl ? "true" : "false")}}, "rateLimitPolicy": "bottleneck-fairness-paper" }],
           "faults": {{faults}}
         }
         """);

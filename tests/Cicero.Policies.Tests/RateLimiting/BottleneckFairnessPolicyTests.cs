@@ -21,7 +21,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("c", current: 30, loads: [0, 0])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs);
 
         Assert.Equal(63, rates[0], 9);
         Assert.Equal(33, rates[1], 9);
@@ -38,7 +38,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("blocked", current: 0, admitted: 0, loads: [0])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs);
 
         Assert.Equal([25.0, 55.0, 25.0], rates);
     }
@@ -49,7 +49,7 @@ public class BottleneckFairnessPolicyTests
         // φ = 1, nobody loads a resource (n taken as 1): step = 10 · 2 = 20.
         var inputs = new RateInputsBuilder().Workflow("a", current: 5).Build();
 
-        Assert.Equal([25.0], RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs));
+        Assert.Equal([25.0], RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs));
     }
 
     [Fact]
@@ -60,7 +60,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("b", current: Inf, downstream: 7.5, loads: [0])
             .Build();
 
-        Assert.Equal([42.0, 7.5], RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs));
+        Assert.Equal([42.0, 7.5], RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs));
     }
 
     [Fact]
@@ -74,7 +74,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("forwarder", current: 30, downstream: 15, loads: [0])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs);
 
         Assert.Equal(45, rates[0]);
         Assert.Equal(30, rates[1]);
@@ -91,7 +91,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("light", current: 20, loads: [2])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { MaxDecrease = 0.05 }), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(AsWritten(o => o.MaxDecrease = 0.05)), inputs);
 
         Assert.Equal(90 * 0.95, rates[0], 9);
         Assert.Equal(30, rates[1]);
@@ -111,8 +111,8 @@ public class BottleneckFairnessPolicyTests
             .Workflow("quiet", current: 15, arrival: 0, loads: [0])
             .Build();
 
-        var bounded = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { RampHeadroom = 2 }), inputs);
-        var unbounded = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+        var bounded = RateInputsBuilder.Run(new BottleneckFairnessPolicy(AsWritten(o => o.RampHeadroom = 2)), inputs);
+        var unbounded = RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs);
 
         // "quiet" offers nothing: its ceiling is headroom × the initial rate (10), so 15 < 20 still ramps once.
         Assert.Equal([45.0, 45.0, 500.0, 30.0], bounded);
@@ -130,8 +130,8 @@ public class BottleneckFairnessPolicyTests
             .Workflow("light", current: 20, loads: [2])
             .Build();
 
-        var tolerant = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { TargetLoad = 1.5 }), inputs);
-        var strict = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+        var tolerant = RateInputsBuilder.Run(new BottleneckFairnessPolicy(AsWritten(o => o.TargetLoad = 1.5)), inputs);
+        var strict = RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs);
 
         Assert.Equal([101.0, 31.0], tolerant);
         Assert.Equal(72, strict[0], 9);
@@ -148,7 +148,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("light", current: 20, loads: [2])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { TargetLoad = 1.5 }), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(AsWritten(o => o.TargetLoad = 1.5)), inputs);
 
         Assert.Equal(80 * 13.0 / 16, rates[0], 9);
         Assert.Equal(30, rates[1]);
@@ -162,7 +162,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("arrival-only", current: Inf, arrival: 12, admitted: 0, loads: [2])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs);
 
         Assert.Equal([40.0, 22.0], rates);
     }
@@ -176,7 +176,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("b", current: 10, loads: [1, 1])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten()), inputs);
 
         Assert.Equal(20, rates[0], 9);
         Assert.Equal(20, rates[1], 9);
@@ -190,7 +190,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("b", current: 20, loads: [2])
             .Build();
 
-        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(new BottleneckFairnessOptions { MinimumRate = 1 }), inputs);
+        var rates = RateInputsBuilder.Run(new BottleneckFairnessPolicy(AsWritten(o => o.MinimumRate = 1)), inputs);
 
         Assert.Equal(1, rates[0]);
     }
@@ -203,7 +203,7 @@ public class BottleneckFairnessPolicyTests
         const double ServiceTime = 0.1;
         double[] arrival = [150, 25];
         double[] sigma = [Inf, Inf];
-        var policy = new BottleneckFairnessPolicy();
+        var policy = new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten());
         for (var step = 0; step < 60; step++)
         {
             var admitted = new[] { Math.Min(sigma[0], arrival[0]), Math.Min(sigma[1], arrival[1]) };
@@ -232,7 +232,7 @@ public class BottleneckFairnessPolicyTests
             .Workflow("a", current: 90, loads: [16])
             .Workflow("b", current: 20, loads: [2])
             .Build();
-        var policy = new BottleneckFairnessPolicy();
+        var policy = new BottleneckFairnessPolicy(BottleneckFairnessOptions.AsWritten());
         var rates = new double[2];
         policy.ComputeLocalRates(inputs, rates, 0);
 
@@ -282,5 +282,13 @@ public class BottleneckFairnessPolicyTests
         var error = Assert.Throws<ArgumentOutOfRangeException>(() => BottleneckFairnessPolicy.CreateFactory(options));
 
         Assert.Equal(option, error.ParamName);
+    }
+
+    /// <summary>Algorithm 4 as written, with one knob changed: these tests pin the algorithm's own arithmetic.</summary>
+    private static BottleneckFairnessOptions AsWritten(Action<BottleneckFairnessOptions> change)
+    {
+        var options = BottleneckFairnessOptions.AsWritten();
+        change(options);
+        return options;
     }
 }

@@ -19,7 +19,7 @@ public class PolicyCatalogTests
         var catalog = PolicyCatalog.Default;
 
         Assert.Equal(["cake-shares", "drr", "edf", "fifo", "lasf", "lstf", "priority", "sjf", "srtf"], catalog.SchedulerNames);
-        Assert.Equal(["bottleneck-fairness", "min-throughput", "pass-through", "static"], catalog.RateLimitPolicyNames);
+        Assert.Equal(["bottleneck-fairness", "bottleneck-fairness-paper", "min-throughput", "pass-through", "static"], catalog.RateLimitPolicyNames);
         Assert.Equal(["deadline-feasibility", "never", "queue-length"], catalog.DropPolicyNames);
         Assert.Equal(["c3", "c3-background", "dynamic-snitch", "least-outstanding", "oracle", "p2c-peak-ewma", "random", "round-robin"], catalog.ReplicaSelectorNames);
         Assert.IsType<Cicero.Policies.ReplicaSelection.C3ReplicaSelector>(catalog.GetReplicaSelector("C3").Create(TimeSpan.TicksPerSecond));

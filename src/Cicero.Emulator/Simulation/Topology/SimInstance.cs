@@ -90,6 +90,7 @@ internal sealed class SimInstance
             Quantile = configuration.Quantile,
             Interval = interval,
             HoldTime = interval * 10 > TimeSpan.FromSeconds(1) ? interval * 10 : TimeSpan.FromSeconds(1),
+            DownstreamHeadroom = configuration.DownstreamHeadroom,
         };
         IRateLimitPolicy? policy = null;
         if (cakeDisk is not null)

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.CommandLine;
+using System.Globalization;
+using Cicero.Emulator.Scenarios;
+using Cicero.Emulator.Scenarios.Generation;
+using Spectre.Console;
+
+namespace Cicero.StorageTopology;
+
+/// <summary>
+/// The <c>generate</c> command (a random topology as a scenario file) and the <c>check</c> command (the rate-control
+/// guarantee over a range of generated topologies, docs/reliability.md).
+/// </summary>
+internal static class GenerateCommands
+{
+    public static Command CreateGenerate(IAnsiConsole console, IAnsiConsole errors)
+    {
+        var seed = new Option<int>("--seed") { Description = "The seed; the same seed gives the same scenario.", Required = true };
+        var kind = Kind();
+        var output = new Option<string?>("--output", "-o") { Description = "The scenario file to write. Default: generated-<seed>.json." };
+        var command = new Command(
+            "generate",
+            "Writes a random service graph as a scenario file (depth 2-8, fan-out 1-16, 1-20 instances per service, 1-4 tenants, 30-95% of the bottleneck's capacity, optionally an aggressor or a bursting tenant) with configurations baseline, rc, drr and rc+drr; run it with --scenario.")
+        {
+            seed, kind, output,
+        };
+        command.SetAction(parse =>
+        {
+            var value = parse.GetValue(seed);
+            var path = parse.GetValue(output) ?? string.Create(CultureInfo.InvariantCulture, $"generated-{value}.json");
+            var generated = ScenarioGenerator.Generate(value, parse.GetValue(kind));
+            try
+            {
+                File.WriteAllText(path, ScenarioLoader.ToJson(generated.Scenario));
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                return CommandErrors.Report(errors, "Cannot write the scenario.", ex.Message, ExitCodes.ReportFailed);
+            }
+
+            console.WriteLine(generated.Scenario.Description ?? string.Empty);
+            console.WriteLine("Scenario: " + Path.GetFullPath(path));
+            console.WriteLine("Run it:   dotnet run -c Release --project samples/StorageTopology -- --scenario " + path);
+            return ExitCodes.Success;
+        });
+        return command;
+    }
+
+    public static Command CreateCheck(IAnsiConsole console, IAnsiConsole errors)
+    {
+        var from = new Option<int>("--from") { Description = "The first seed.", DefaultValueFactory = _ => 1 };
+        var count = new Option<int>("--count") { Description = "How many seeds, from --from on.", DefaultValueFactory = _ => 100 };
+        var kind = Kind();
+        var failures = new Option<string?>("--failures") { Description = "A folder to write each failing seed's scenario to (regression scenarios)." };
+        var command = new Command(
+            "check",
+            "Checks the rate-control guarantee (docs/reliability.md) on generated topologies, one seed after another, and prints the pass rate and the slowest and worst seeds. Exit code 4 if any seed fails.")
+        {
+            from, count, kind, failures,
+        };
+        command.SetAction(parse =>
+        {
+            if (parse.GetValue(count) < 1)
+            {
+                return CommandErrors.Report(errors, "Invalid options.", "--count must be at least 1.", ExitCodes.InvalidCommandLine);
+            }
+
+            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures));
+        });
+        return command;
+    }
+
+    private static Option<string?> Kind()
+    {
+        var kind = new Option<string?>("--kind") { Description = "The load: " + string.Join(", ", GeneratedLoadKinds.All) + ". Default: chosen by the seed." };
+        kind.AcceptOnlyFromAmong([.. GeneratedLoadKinds.All]);
+        return kind;
+    }
+
+    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder)
+    {
+        var results = new List<(GuaranteeReport Report, TimeSpan Wall)>();
+        for (var seed = from; seed < from + count; seed++)
+        {
+            var started = TimeProvider.System.GetTimestamp();
+            var generated = ScenarioGenerator.Generate(seed, kind);
+            var report = RateControlGuarantee.Check(generated);
+            var wall = TimeProvider.System.GetElapsedTime(started);
+            results.Add((report, wall));
+            var line = string.Create(
+                CultureInfo.InvariantCulture,
+                $"seed {seed} {report.LoadKind}: {(report.Passed ? "pass" : "FAIL")} in {wall.TotalSeconds:F1} s, worst margin {report.WorstMargin:F3} ({report.WorstCheck})");
+            console.WriteLine(line);
+            foreach (var violation in report.Violations)
+            {
+                console.WriteLine("    " + violation);
+            }
+
+            if (!report.Passed && failureFolder is not null)
+            {
+                Directory.CreateDirectory(failureFolder);
+                File.WriteAllText(Path.Combine(failureFolder, string.Create(CultureInfo.InvariantCulture, $"generated-{seed}.json")), ScenarioLoader.ToJson(generated.Scenario));
+            }
+        }
+
+        var passed = results.Count(r => r.Report.Passed);
+        console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{passed} of {results.Count} seeds passed ({100.0 * passed / results.Count:F2}%), {results.Sum(r => r.Wall.TotalSeconds):F0} s in all."));
+        foreach (var (report, wall) in results.OrderByDescending(r => r.Wall).Take(3))
+        {
+            console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"slowest: seed {report.Seed} {wall.TotalSeconds:F1} s ({report.Description})"));
+        }
+
+        foreach (var (report, _) in results.OrderBy(r => r.Report.WorstMargin).Take(5))
+        {
+            console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"worst: seed {report.Seed} margin {report.WorstMargin:F3}: {report.WorstCheck}"));
+        }
+
+        return passed == results.Count ? ExitCodes.Success : ExitCodes.RunFailed;
+    }
+}

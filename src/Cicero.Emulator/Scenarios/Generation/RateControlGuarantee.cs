@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Globalization;
+using Cicero.Emulator.Simulation.Topology;
+
+namespace Cicero.Emulator.Scenarios.Generation;
+
+/// <summary>
+/// The promise that rate control never hurts a healthy system and protects a loaded one, checked by simulating a
+/// generated scenario (docs/reliability.md, "Random topologies"):
+/// <list type="bullet">
+/// <item><description>no aggressor: <c>rc</c> completes ≥ 99.5% of what <c>baseline</c> completes, per workflow, with
+/// p99 ≤ 1.25x the baseline's, and <c>rc+drr</c> likewise against <c>drr</c> (the same scheduler without rate control,
+/// so the promise is about rate control alone); bursts at a healthy peak included;</description></item>
+/// <item><description>with an aggressor: under <c>rc</c> and <c>rc+drr</c> the compliant tenants complete ≥ 99% of their
+/// offered load with p99 ≤ 2x their p99 in the same topology without the aggressor, and at least 80% of what the
+/// aggressor does not complete is refused at the entry tier, not failed or dropped deeper;</description></item>
+/// <item><description>always: offered = completed + dropped + failed per workflow, and σ at the entry tier stays
+/// within 4x the larger of the workflow's peak offered rate and the bottleneck's capacity.</description></item>
+/// </list>
+/// </summary>
+public static class RateControlGuarantee
+{
+    /// <summary>The least fraction of the baseline's completions rate control must keep, without an aggressor.</summary>
+    public const double CompletedVersusBaseline = 0.995;
+
+    /// <summary>The largest p99 latency over the baseline's, without an aggressor.</summary>
+    public const double P99VersusBaseline = 1.25;
+
+    /// <summary>The least fraction of their offered load compliant tenants complete beside an aggressor.</summary>
+    public const double CompliantCompleted = 0.99;
+
+    /// <summary>The largest p99 latency of compliant tenants over theirs without the aggressor.</summary>
+    public const double CompliantP99 = 2;
+
+    /// <summary>The bound on σ at the entry tier, as a multiple of max(peak offered rate, bottleneck capacity).</summary>
+    public const double SigmaBound = 4;
+
+    // Latencies within this of the reference count as equal: sub-millisecond tails move with any scheduling change.
+    private const double LatencySlackMs = 2;
+
+    /// <summary>Simulates the scenario's configurations (and, with an aggressor, the reference without it) and checks the guarantee.</summary>
+    /// <param name="generated">A scenario from <see cref="ScenarioGenerator"/>.</param>
+    /// <returns>The report.</returns>
+    public static GuaranteeReport Check(GeneratedScenario generated)
+    {
+        ArgumentNullException.ThrowIfNull(generated);
+        var check = new Checker(generated);
+        var scenario = generated.Scenario;
+        var runs = 0;
+        TopologyRunResult Run(ScenarioSpec spec, string configuration)
+        {
+            runs++;
+            var result = new TopologySimulation(spec, spec.Configurations!.First(c => c.Name == configuration)).Run();
+            check.Always(result);
+            return result;
+        }
+
+        if (generated.Aggressor is null)
+        {
+            foreach (var (rc, reference) in new[] { ("rc", "baseline"), ("rc+drr", "drr") })
+            {
+                check.NoWorseThan(Run(scenario, rc), Run(scenario, reference));
+            }
+        }
+        else
+        {
+            var without = generated.WithoutAggressor();
+            foreach (var rc in new[] { "rc", "rc+drr" })
+            {
+                check.Protects(Run(scenario, rc), Run(without, rc));
+            }
+        }
+
+        return new GuaranteeReport
+        {
+            Seed = generated.Seed,
+            LoadKind = generated.LoadKind,
+            Description = scenario.Description ?? string.Empty,
+            Violations = check.Violations,
+            WorstMargin = check.WorstMargin,
+            WorstCheck = check.WorstCheck,
+            Runs = runs,
+        };
+    }
+
+    private sealed class Checker(GeneratedScenario generated)
+    {
+        public List<string> Violations { get; } = [];
+
+        public double WorstMargin { get; private set; } = double.PositiveInfinity;
+
+        public string WorstCheck { get; private set; } = "none";
+
+        public void Always(TopologyRunResult result)
+        {
+            foreach (var workflow in result.Workflows)
+            {
+                var accounted = workflow.Completed + workflow.Dropped + workflow.Failed;
+                if (accounted != workflow.Offered)
+                {
+                    Violations.Add(F($"{result.Configuration}/{workflow.Workflow}: offered {workflow.Offered} != completed {workflow.Completed} + dropped {workflow.Dropped} + failed {workflow.Failed}"));
+                }
+            }
+
+            var entry = generated.Scenario.EntryService;
+            foreach (var second in result.Rates)
+            {
+                if (second.Service != entry || second.TotalRate is not { } sigma)
+                {
+                    continue;
+                }
+
+                var peak = PeakOffered(second.Workflow);
+                var bound = SigmaBound * Math.Max(peak, generated.CapacityPerSecond);
+                Margin(bound / sigma, F($"{result.Configuration}/{second.Workflow}: entry σ {sigma:F1}/s at {second.Second} s, bound {bound:F1}/s"));
+            }
+        }
+
+        public void NoWorseThan(TopologyRunResult rc, TopologyRunResult reference)
+        {
+            foreach (var workflow in reference.Workflows)
+            {
+                var mine = rc[workflow.Workflow];
+                var needed = CompletedVersusBaseline * workflow.Completed;
+                Margin(
+                    needed > 0 ? mine.Completed / needed : double.PositiveInfinity,
+                    F($"{rc.Configuration}/{workflow.Workflow}: completed {mine.Completed} vs {reference.Configuration} {workflow.Completed} (drops {Reasons(mine)})"));
+                var limit = (P99VersusBaseline * workflow.LatencyMs.P99) + LatencySlackMs;
+                Margin(
+                    mine.LatencyMs.Count > 0 ? limit / mine.LatencyMs.P99 : double.PositiveInfinity,
+                    F($"{rc.Configuration}/{workflow.Workflow}: p99 {mine.LatencyMs.P99:F1} ms vs {reference.Configuration} {workflow.LatencyMs.P99:F1} ms"));
+            }
+        }
+
+        public void Protects(TopologyRunResult rc, TopologyRunResult alone)
+        {
+            foreach (var workflow in alone.Workflows)
+            {
+                if (workflow.Workflow == generated.Aggressor)
+                {
+                    continue;
+                }
+
+                var mine = rc[workflow.Workflow];
+                var needed = CompliantCompleted * mine.Offered;
+                Margin(
+                    needed > 0 ? mine.Completed / needed : double.PositiveInfinity,
+                    F($"{rc.Configuration}/{workflow.Workflow} beside the aggressor: completed {mine.Completed} of {mine.Offered} (drops {Reasons(mine)})"));
+                var limit = (CompliantP99 * workflow.LatencyMs.P99) + LatencySlackMs;
+                Margin(
+                    mine.LatencyMs.Count > 0 ? limit / mine.LatencyMs.P99 : double.PositiveInfinity,
+                    F($"{rc.Configuration}/{workflow.Workflow} beside the aggressor: p99 {mine.LatencyMs.P99:F1} ms vs {workflow.LatencyMs.P99:F1} ms alone"));
+            }
+
+            var aggressor = rc[generated.Aggressor!];
+            var refused = aggressor.DroppedByReason.Where(r => r.Key is "rate-limited" or "deadline-infeasible" or "deadline-expired").Sum(r => r.Value);
+            var lost = aggressor.Offered - aggressor.Completed;
+            Margin(
+                lost > 0 ? refused / (0.8 * lost) : double.PositiveInfinity,
+                F($"{rc.Configuration}/aggressor: {refused} of {lost} not completed refused at the entry (drops {Reasons(aggressor)}, failures {aggressor.Failed})"));
+        }
+
+        private static string Reasons(WorkflowRunResult workflow) =>
+            workflow.DroppedByReason.Count == 0 ? "none" : string.Join(", ", workflow.DroppedByReason.Select(r => F($"{r.Key} {r.Value}")));
+
+        private static string F(FormattableString text) => text.ToString(CultureInfo.InvariantCulture);
+
+        private double PeakOffered(string workflow)
+        {
+            var spec = generated.Scenario.Workloads!.FirstOrDefault(w => w.Workflow == workflow);
+            return spec is null ? 0 : Math.Max(spec.RatePerSecond, spec.Steps?.Max(s => s.RatePerSecond ?? 0) ?? 0);
+        }
+
+        private void Margin(double margin, string what)
+        {
+            if (margin < WorstMargin)
+            {
+                WorstMargin = margin;
+                WorstCheck = what;
+            }
+
+            if (margin < 1)
+            {
+                Violations.Add(what);
+            }
+        }
+    }
+}
