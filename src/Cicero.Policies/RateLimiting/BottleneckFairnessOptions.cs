@@ -4,7 +4,7 @@ namespace Cicero.Policies.RateLimiting;
 
 /// <summary>Options of the <see cref="BottleneckFairnessPolicy"/> (dissertation Algorithm 4).</summary>
 /// <remarks>
-/// The defaults are Cicero's safe ones (docs/decisions/0009): a workflow is unlimited until one of its resources is
+/// The defaults are Cicero's safe ones (docs/decisions/0011): a workflow is unlimited until one of its resources is
 /// overloaded, rates are cut to a measured level rather than by compounding factors, and ramps are bounded by demand.
 /// <see cref="AsWritten"/> gives the algorithm exactly as the dissertation writes it.
 /// </remarks>

@@ -10,7 +10,7 @@ public static class RateLimitPolicies
 
     /// <summary>
     /// Bottleneck fairness with Cicero's safe defaults (<see cref="BottleneckFairnessOptions"/>): unlimited until a
-    /// resource is overloaded, bounded ramp, cuts to a level (docs/decisions/0009).
+    /// resource is overloaded, bounded ramp, cuts to a level (docs/decisions/0011).
     /// </summary>
     public const string BottleneckFairness = "bottleneck-fairness";
 

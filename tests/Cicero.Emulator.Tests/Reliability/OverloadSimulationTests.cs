@@ -21,7 +21,7 @@ namespace Cicero.Emulator.Tests.Reliability;
 public sealed class OverloadSimulationTests(ITestOutputHelper output)
 {
     private const double WarmUp = 8;
-    // Algorithm 4 as written, as this test measured before issue 17: under the safe defaults (docs/decisions/0009) the
+    // Algorithm 4 as written, as this test measured before issue 17: under the safe defaults (docs/decisions/0011) the
     // flood admitted while the standing-queue test waits builds a backlog that offered demand does not see, and this
     // scenario keeps 54% of capacity (docs/reliability.md §1 and §8).
     private const string RateControl = """[{ "name": "rc", "rateControl": true, "deadlineMs": 1000, "rateLimitPolicy": "bottleneck-fairness-paper" }]""";

@@ -7,7 +7,7 @@ using Cicero.Workflows;
 namespace Cicero.Policies.Tests.RateLimiting;
 
 /// <summary>
-/// The safe defaults of bottleneck fairness (docs/decisions/0009), each against Algorithm 4 as written on the same
+/// The safe defaults of bottleneck fairness (docs/decisions/0011), each against Algorithm 4 as written on the same
 /// inputs: one resource of 2 permits, two workflows.
 /// </summary>
 public class BottleneckFairnessSafeDefaultsTests
