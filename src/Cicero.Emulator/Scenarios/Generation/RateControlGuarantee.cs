@@ -122,15 +122,20 @@ public static class RateControlGuarantee
             foreach (var workflow in reference.Workflows)
             {
                 var mine = rc[workflow.Workflow];
-                var needed = CompletedVersusBaseline * workflow.Completed;
-                Margin(
-                    needed > 0 ? mine.Completed / needed : double.PositiveInfinity,
-                    F($"{rc.Configuration}/{workflow.Workflow}: completed {mine.Completed} vs {reference.Configuration} {workflow.Completed} (drops {Reasons(mine)})"));
-                var limit = (P99VersusBaseline * workflow.LatencyMs.P99) + LatencySlackMs;
-                Margin(
-                    mine.LatencyMs.Count > 0 ? limit / mine.LatencyMs.P99 : double.PositiveInfinity,
+                CompletedAndP99(
+                    mine,
+                    CompletedVersusBaseline * workflow.Completed,
+                    (P99VersusBaseline * workflow.LatencyMs.P99) + LatencySlackMs,
+                    F($"{rc.Configuration}/{workflow.Workflow}: completed {mine.Completed} vs {reference.Configuration} {workflow.Completed} (drops {Reasons(mine)})"),
                     F($"{rc.Configuration}/{workflow.Workflow}: p99 {mine.LatencyMs.P99:F1} ms vs {reference.Configuration} {workflow.LatencyMs.P99:F1} ms"));
             }
+        }
+
+        /// <summary>A workflow's two margins: completions against those needed, and p99 against its limit.</summary>
+        private void CompletedAndP99(WorkflowRunResult mine, double needed, double p99Limit, string completedText, string p99Text)
+        {
+            Margin(needed > 0 ? mine.Completed / needed : double.PositiveInfinity, completedText);
+            Margin(mine.LatencyMs.Count > 0 ? p99Limit / mine.LatencyMs.P99 : double.PositiveInfinity, p99Text);
         }
 
         public void Protects(TopologyRunResult rc, TopologyRunResult alone)
@@ -143,13 +148,11 @@ public static class RateControlGuarantee
                 }
 
                 var mine = rc[workflow.Workflow];
-                var needed = CompliantCompleted * mine.Offered;
-                Margin(
-                    needed > 0 ? mine.Completed / needed : double.PositiveInfinity,
-                    F($"{rc.Configuration}/{workflow.Workflow} beside the aggressor: completed {mine.Completed} of {mine.Offered} (drops {Reasons(mine)})"));
-                var limit = (CompliantP99 * workflow.LatencyMs.P99) + LatencySlackMs;
-                Margin(
-                    mine.LatencyMs.Count > 0 ? limit / mine.LatencyMs.P99 : double.PositiveInfinity,
+                CompletedAndP99(
+                    mine,
+                    CompliantCompleted * mine.Offered,
+                    (CompliantP99 * workflow.LatencyMs.P99) + LatencySlackMs,
+                    F($"{rc.Configuration}/{workflow.Workflow} beside the aggressor: completed {mine.Completed} of {mine.Offered} (drops {Reasons(mine)})"),
                     F($"{rc.Configuration}/{workflow.Workflow} beside the aggressor: p99 {mine.LatencyMs.P99:F1} ms vs {workflow.LatencyMs.P99:F1} ms alone"));
             }
 
