@@ -23,6 +23,7 @@ internal sealed partial class LiveInstance
     public async Task<NodeReply> ExecuteAsync(NodeRequest request, ServerCallContext context)
     {
         var current = CiceroContext.Current ?? throw new InvalidOperationException("The Cicero interceptor did not set the request context.");
+        Interlocked.Increment(ref _served);
         var body = _topology.Plans[request.Body];
         Exception? failure;
         if (Service.ThreadPool < 0)

@@ -37,6 +37,7 @@ internal sealed partial class LiveInstance : IAsyncDisposable
     private WebApplication? _app;
     private LiveDownstreams? _downstreams;
     private int _disposed;
+    private long _served;
 
     public LiveInstance(LiveTopology topology, ServiceDef service, int index, ConfigurationSpec configuration, int seed)
     {
@@ -63,6 +64,12 @@ internal sealed partial class LiveInstance : IAsyncDisposable
     /// <summary>Gets or sets the service-time factor of an injected <c>slow</c> fault; 1 without one.</summary>
     public double FaultFactor { get; set; } = 1;
 
+    /// <summary>Gets the ports this instance listens on and exchanges rates on (<see cref="LiveRunnerOptions"/>).</summary>
+    public LivePorts Ports { get; init; } = LivePorts.Default;
+
+    /// <summary>Gets how many calls this instance has been asked to execute since it started.</summary>
+    public long Served => Volatile.Read(ref _served);
+
     /// <summary>Starts the server: on an ephemeral loopback port, or on the port of its configured address.</summary>
     /// <param name="address">The address other processes reach it at, or <see langword="null"/> for a loopback port.</param>
     /// <param name="listenHost">The interface to listen on when an address is given.</param>
@@ -77,7 +84,8 @@ internal sealed partial class LiveInstance : IAsyncDisposable
         });
         builder.Logging.ClearProviders();
         var ip = address is null ? IPAddress.Loopback : IPAddress.Parse(listenHost);
-        builder.WebHost.ConfigureKestrel(k => k.Listen(ip, address?.Port ?? 0, o => o.Protocols = HttpProtocols.Http2));
+        builder.WebHost.ConfigureKestrel(k => Ports.Listen(k, ip, address));
+        Ports.AddRateSource(builder.Services);
         var isEntry = _topology.Compiled.Workflows.Any(w => w.Entry == Service);
         builder.Services.AddCicero(o =>
         {

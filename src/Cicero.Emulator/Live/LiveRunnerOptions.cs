@@ -31,4 +31,27 @@ public sealed class LiveRunnerOptions
     /// run serves no other machine unless asked to (<c>0.0.0.0</c> for every interface, as in a container).
     /// </summary>
     public string ListenHost { get; set; } = LoopbackHost;
+
+    /// <summary>
+    /// Gets or sets how far above its address's port a hosted instance listens (0 by default): a proxy that listens on
+    /// the address and forwards to the instance (the fault proxy of eng/netns, which adds delay and jitter) sits between
+    /// the instance and its callers while every process keeps the same addresses, and so the same instance ids.
+    /// </summary>
+    public int ListenPortOffset { get; set; }
+
+    /// <summary>
+    /// Gets or sets a separate port for rate exchange, as an offset above each instance's address port, or
+    /// <see langword="null"/> (the default) to exchange rates on the address itself. With an offset every hosted instance
+    /// also listens there and asks its callees there, so a firewall can cut the rate-exchange link between two
+    /// instances and leave their calls flowing (the partition scenario of docs/reliability.md).
+    /// </summary>
+    public int? RateExchangePortOffset { get; set; }
+
+    /// <summary>
+    /// Gets or sets a file this process appends one CSV line per instance and metric to every second
+    /// (<c>unix_ms,source,metric,value</c>: requests served, σ and downstream rate per workflow, the process's thread
+    /// pool, handles and memory; the driver adds its start), so runs spread over processes can be followed from outside;
+    /// none when <see langword="null"/>.
+    /// </summary>
+    public string? MonitorPath { get; set; }
 }

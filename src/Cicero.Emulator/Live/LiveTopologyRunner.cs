@@ -124,6 +124,9 @@ public sealed class LiveTopologyRunner
             using var entries = new LiveEntryClients(topology.Compiled, addresses);
             using var driver = new LiveLoadGenerator(_scenario, topology, entries.Clients, instances);
             using var stopFaults = new CancellationTokenSource();
+            using var monitor = LiveMonitor.Open(_options.MonitorPath);
+            var monitoring = monitor?.RunAsync(instances, topology.Compiled.Workflows, stopFaults.Token) ?? Task.CompletedTask;
+            monitor?.Write("driver", "start", 0);
             var faults = new LiveFaults(topology, _configuration, _scenario.Faults ?? [], instances, addresses, SeedStreams.Derive(_scenario.Seed, SeedStreams.Routing))
                 .RunAsync(stopFaults.Token);
             await drive(driver).ConfigureAwait(false);
@@ -136,6 +139,8 @@ public sealed class LiveTopologyRunner
             {
                 // The run ended before a fault did; the instances stop below whatever state they are in.
             }
+
+            await monitoring.ConfigureAwait(false);
 
             return driver.BuildResult(_configuration.Name ?? "configuration");
         }
@@ -167,8 +172,10 @@ public sealed class LiveTopologyRunner
     {
         var topology = new LiveTopology(_scenario, _configuration, _catalog);
         var (instances, _) = await StartAsync(topology).ConfigureAwait(false);
+        using var monitor = LiveMonitor.Open(_options.MonitorPath);
         try
         {
+            await (monitor?.RunAsync(instances, topology.Compiled.Workflows, cancellationToken) ?? Task.CompletedTask).ConfigureAwait(false);
             await Task.Delay(Timeout.InfiniteTimeSpan, TimeProvider.System, cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
@@ -201,7 +208,7 @@ public sealed class LiveTopologyRunner
                     var hosted = _options.HostedInstances?.Contains(name) ?? address is null;
                     if (hosted)
                     {
-                        tier[i] = new LiveInstance(topology, service, i, _configuration, seed + (service.Index * 1000) + i);
+                        tier[i] = new LiveInstance(topology, service, i, _configuration, seed + (service.Index * 1000) + i) { Ports = LivePorts.From(_options) };
                         await tier[i]!.StartAsync(address, _options.ListenHost).ConfigureAwait(false);
                         tierAddresses[i] = tier[i]!.Address;
                     }
