@@ -75,20 +75,21 @@ internal static class StorageTopologyCommand
             Description = "Live runner: append each hosted instance's served requests, σ and the process's threads, handles and memory to this CSV file every second (eng/netns).",
         };
         var rateExchangePort = OptionValues.OptionalInt("--rate-exchange-port-offset", "Live runner: exchange rates on each instance's address port plus this offset, not on the address itself, so a firewall can cut rate exchange alone (eng/netns).", minimum: 1);
+        var slowFactor = OptionValues.OptionalPositive("--slow-factor", "Live runner, --host: SIGUSR1 multiplies the hosted instances' service times by this factor, SIGUSR2 restores them (eng/netns).");
         var listenPort = OptionValues.OptionalInt("--listen-port-offset", "Live runner: hosted instances listen this far above their address's port, where a proxy on the address forwards to them (eng/netns).", minimum: 1);
 
         var root = new RootCommand(
             "Cicero storage topology: runs a scenario (by default the dissertation's performance-isolation experiment on "
             + "10 FE, 5 Auth, 10 PS, 10 BS) under each of its configurations and writes a report (HTML, CSV, JSON, PNG).")
         {
-            scenario, list, output, seed, duration, runner, addresses, host, listen, monitor, rateExchangePort, listenPort,
+            scenario, list, output, seed, duration, runner, addresses, host, listen, monitor, rateExchangePort, listenPort, slowFactor,
         };
         root.SetAction(parse => parse.GetValue(list)
             ? ListScenarios(console)
             : Run(console, errors, new RunSettings(
                 parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!,
                 parse.GetValue(addresses), parse.GetValue(host), parse.GetValue(listen)!, parse.GetValue(monitor), parse.GetValue(rateExchangePort),
-                parse.GetValue(listenPort) ?? 0)));
+                parse.GetValue(listenPort) ?? 0, parse.GetValue(slowFactor))));
         root.Subcommands.Add(TraceCommands.CreateImport(console, errors));
         root.Subcommands.Add(TraceCommands.CreateDeadline(console, errors));
         root.Subcommands.Add(ReplayCommand.Create(console, errors));
@@ -177,6 +178,7 @@ internal static class StorageTopologyCommand
                 liveOptions.MonitorPath = settings.Monitor;
                 liveOptions.RateExchangePortOffset = settings.RateExchangePortOffset;
                 liveOptions.ListenPortOffset = settings.ListenPortOffset;
+                liveOptions.SlowFactorOnSignal = settings.SlowFactor;
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Text.Json.JsonException)
             {

@@ -54,4 +54,11 @@ public sealed class LiveRunnerOptions
     /// none when <see langword="null"/>.
     /// </summary>
     public string? MonitorPath { get; set; }
+
+    /// <summary>
+    /// Gets or sets the factor by which <c>SIGUSR1</c> multiplies the service times of the instances a hosting process
+    /// runs (<c>SIGUSR2</c> restores them), so a script can make one instance of a multi-process run slow; signals are
+    /// left alone when <see langword="null"/> (the default). Linux only.
+    /// </summary>
+    public double? SlowFactorOnSignal { get; set; }
 }

@@ -173,6 +173,7 @@ public sealed class LiveTopologyRunner
         var topology = new LiveTopology(_scenario, _configuration, _catalog);
         var (instances, _) = await StartAsync(topology).ConfigureAwait(false);
         using var monitor = LiveMonitor.Open(_options.MonitorPath);
+        using var slow = LiveSlowSignal.Register(instances, _options.SlowFactorOnSignal);
         try
         {
             await (monitor?.RunAsync(instances, topology.Compiled.Workflows, cancellationToken) ?? Task.CompletedTask).ConfigureAwait(false);
