@@ -6,7 +6,8 @@ and, for a soak, each process's memory, threads and handles with their slopes.
 usage: analyze.py RUN_DIR [--scenario NAME] [--assert] [--baseline BASELINE_RUN_DIR]
 
 Writes RUN_DIR/summary.json and prints a summary. With --assert, exits 1 when a check of the reduced CI run fails
-(0 unaccounted, every failure with a reason, throughput back within --recovery-limit seconds)."""
+(0 unaccounted, every failure with a reason, compliant tenants' completion, throughput back within --recovery-limit
+seconds of the fault and of its end)."""
 import argparse
 import csv
 import json
@@ -61,6 +62,7 @@ def main():
     parser.add_argument("--scenario", default="")
     parser.add_argument("--assert", dest="check", action="store_true")
     parser.add_argument("--recovery-limit", type=float, default=2.0)
+    parser.add_argument("--min-compliant", type=float, default=0.99, help="least completed fraction of c1 and c2 (measured window)")
     parser.add_argument("--baseline")
     parser.add_argument("--warm-up", type=float, default=300.0, help="soak: seconds left out of the slopes")
     args = parser.parse_args()
@@ -105,6 +107,9 @@ def main():
         if sum(w["failedByReason"].values()) != w["failed"]:
             problems.append(f"{w['workflow']}: {w['failed']} failed but {sum(w['failedByReason'].values())} with a reason")
     summary["workflows"] = workflows
+    for w in COMPLIANT:
+        if w in workflows and workflows[w]["completed_fraction"] < args.min_compliant:
+            problems.append(f"{w} completed {100 * workflows[w]['completed_fraction']:.2f}% (least {100 * args.min_compliant:.0f}%)")
 
     # Throughput recovery: the first second after an event in which completions reach 95% of what that second offered
     # (and of the mean before the fault), counted to that second's end; per-second bins, so 1 s is the resolution.
