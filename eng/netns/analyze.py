@@ -210,7 +210,7 @@ def main():
         m = workflows.get(w, {})
         print(f"  {w}: offered {c['offered']}, completed {c['completed']}, dropped {c['dropped']} {m.get('dropped_by_reason', {})}, "
               f"failed {c['failed']} {m.get('failed_by_reason', {})}, unaccounted {c['unaccounted']}; measured window "
-              f"{100 * (m.get('completed_fraction') or 0):.2f}% completed, p99 {m.get('p99_ms', float('nan')):.1f} ms")
+              f"{100 * (m.get('completed_fraction') or 0):.2f}% completed, p99 {float(m.get('p99_ms', 'nan')):.1f} ms")
     print(f"  completed/s before the fault {mean_before:.1f}; throughput back (s after): {recover}")
     if "ps0_during" in summary:
         print(f"  ps-0 during the fault: {summary['ps0_during']}")

@@ -122,20 +122,21 @@ listening() {
 
 for name in "${instances[@]}"; do start_instance "$name"; done
 if [ "$scenario" = delay ]; then
-  # The proxy holds every ps and bs address and forwards to the instance 2000 above it, delaying each request and
-  # each response by the one-way delay plus uniform jitter (fe's calls to ps, ps's calls to bs, and rate exchange).
+  # The proxy holds every instance's address and forwards to the instance 2000 above it, delaying each request and
+  # each response by the one-way delay plus uniform jitter: the driver's calls to fe, fe's to ps, ps's to bs, and
+  # rate exchange.
   ip netns exec "$ns" dotnet "$proxy_dll" --delay-ms "$delay_ms" --jitter-ms "$jitter_ms" --stats "$out/proxy-stats.csv" \
-    --route 5201=7201 --route 5202=7202 --route 5301=7301 --route 5302=7302 --route 5303=7303 \
+    --route 5101=7101 --route 5102=7102 --route 5201=7201 --route 5202=7202 --route 5301=7301 --route 5302=7302 --route 5303=7303 \
     >"$out/logs/proxy.log" 2>&1 &
   pids+=("$!")
 fi
 
 expected=()
 for name in "${instances[@]}"; do
-  if [ "$scenario" = delay ] && [[ $name != fe-* ]]; then expected+=($((${port[$name]} + 2000)) "${port[$name]}"); else expected+=("${port[$name]}"); fi
+  if [ "$scenario" = delay ]; then expected+=($((${port[$name]} + 2000)) "${port[$name]}"); else expected+=("${port[$name]}"); fi
 done
 for _ in $(seq 600); do listening "${expected[@]}" && break; sleep 0.1; done
-listening "${expected[@]}" || { echo "netns: instances did not start; see $out/logs" >&2; exit 1; }
+listening "${expected[@]}" || { echo "netns: instances did not start (listening: $(in_ns ss -Hltn | awk '{print $4}' | tr '\n' ' ')); see $out/logs" >&2; exit 1; }
 
 # The driver hosts no instance: it offers the load to fe-0 and fe-1 and books every outcome.
 ip netns exec "$ns" env DOTNET_CLI_TELEMETRY_OPTOUT=1 dotnet "$dll" "${common[@]}" --output "$out/results" --monitor "$out/monitor-driver.csv" \

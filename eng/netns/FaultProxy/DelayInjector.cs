@@ -5,13 +5,14 @@ using System.Globalization;
 namespace Cicero.FaultProxy;
 
 /// <summary>
-/// Waits the one-way delay plus uniform jitter in [-J, +J] (at least zero), and records what it really waited: timers
-/// fire at about millisecond granularity, so the part under 2 ms is spun out on the clock rather than slept.
+/// Waits the one-way delay plus uniform jitter in [-J, +J] (at least zero), and records what it really waited. Timers
+/// count whole milliseconds (a shorter wait ends at once), so the target is rounded to a whole millisecond at random,
+/// up with the probability of its fraction: the mean is kept, the resolution is 1 ms. Spinning out the fraction instead
+/// starved the thread pool of a 2-core machine under a few hundred calls per second.
 /// </summary>
 internal sealed class DelayInjector(double delayMs, double jitterMs, int seed, TimeProvider time)
 {
     private const int Kept = 1 << 16;
-    private static readonly TimeSpan SpinBelow = TimeSpan.FromMilliseconds(2);
     private readonly Random _random = new(seed);
     private readonly Lock _lock = new();
     private readonly double[] _applied = new double[Kept];
@@ -19,22 +20,17 @@ internal sealed class DelayInjector(double delayMs, double jitterMs, int seed, T
 
     public async ValueTask WaitAsync(CancellationToken cancellationToken)
     {
-        double target;
+        double whole;
         lock (_lock)
         {
-            target = Math.Max(0, delayMs + (jitterMs * ((2 * _random.NextDouble()) - 1)));
+            var target = Math.Max(0, delayMs + (jitterMs * ((2 * _random.NextDouble()) - 1)));
+            whole = Math.Floor(target) + (_random.NextDouble() < target - Math.Floor(target) ? 1 : 0);
         }
 
         var started = time.GetTimestamp();
-        var wait = TimeSpan.FromMilliseconds(target);
-        if (wait > SpinBelow)
+        if (whole > 0)
         {
-            await Task.Delay(wait - SpinBelow, time, cancellationToken);
-        }
-
-        while (time.GetElapsedTime(started) < wait)
-        {
-            Thread.SpinWait(20);
+            await Task.Delay(TimeSpan.FromMilliseconds(whole), time, cancellationToken);
         }
 
         var applied = time.GetElapsedTime(started).TotalMilliseconds;

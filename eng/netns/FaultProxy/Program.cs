@@ -47,12 +47,18 @@ using var client = new HttpMessageInvoker(new SocketsHttpHandler
 
 // Cleartext HTTP/2 to the target, as gRPC speaks it; no fallback to HTTP/1.1.
 var request = new ForwarderRequestConfig { Version = HttpVersion.Version20, VersionPolicy = HttpVersionPolicy.RequestVersionExact, ActivityTimeout = TimeSpan.FromSeconds(30) };
+var errors = 0;
 var forwarder = app.Services.GetRequiredService<IHttpForwarder>();
 app.Map("/{**path}", async context =>
 {
     var target = options.Routes[context.Connection.LocalPort];
     await delay.WaitAsync(context.RequestAborted);
-    await forwarder.SendAsync(context, $"http://127.0.0.1:{target}/", client, request, transformer);
+    var error = await forwarder.SendAsync(context, $"http://127.0.0.1:{target}/", client, request, transformer);
+    if (error != ForwarderError.None && Interlocked.Increment(ref errors) <= 20)
+    {
+        // The first few only: a dead target fails every call the same way.
+        await Console.Error.WriteLineAsync($"fault proxy: {context.Request.Path} to port {target}: {error} {context.GetForwarderErrorFeature()?.Exception?.Message}");
+    }
 });
 
 // Statistics of the delays really applied, every 5 s, so a killed proxy leaves them too.
