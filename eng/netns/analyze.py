@@ -83,10 +83,13 @@ def main():
     series = read_csv(os.path.join(results, "timeseries.csv"))
     totals = defaultdict(lambda: defaultdict(int))
     per_second = defaultdict(lambda: defaultdict(int))
+    compliant_per_second = defaultdict(lambda: defaultdict(int))
     for row in series:
         for key in ("offered", "completed", "dropped", "failed"):
             totals[row["workflow"]][key] += int(row[key])
             per_second[int(row["second"])][key] += int(row[key])
+            if row["workflow"] in COMPLIANT:
+                compliant_per_second[int(row["second"])][key] += int(row[key])
     conservation = {}
     for workflow, t in totals.items():
         unaccounted = t["offered"] - t["completed"] - t["dropped"] - t["failed"]
@@ -111,18 +114,19 @@ def main():
         if w in workflows and workflows[w]["completed_fraction"] < args.min_compliant:
             problems.append(f"{w} completed {100 * workflows[w]['completed_fraction']:.2f}% (least {100 * args.min_compliant:.0f}%)")
 
-    # Throughput recovery: the first second after an event in which completions reach 95% of what that second offered
-    # (and of the mean before the fault), counted to that second's end; per-second bins, so 1 s is the resolution.
+    # Throughput recovery: the first second after an event in which the compliant tenants' completions reach 95% of
+    # what they offered that second (and 90% of their mean before the fault), counted to that second's end; per-second
+    # bins, so 1 s is the resolution. Compliant tenants only: under overload the aggressor's excess is refused by design.
     fault = summary["events"].get("fault")
-    before = [s for s in per_second if 5 <= s < (fault if fault is not None else 1e9) - 1]
-    mean_before = sum(per_second[s]["completed"] for s in before) / max(1, len(before))
-    summary["completed_per_s_before"] = mean_before
+    before = [s for s in compliant_per_second if 5 <= s < (fault if fault is not None else 1e9) - 1]
+    mean_before = sum(compliant_per_second[s]["completed"] for s in before) / max(1, len(before))
+    summary["compliant_completed_per_s_before"] = mean_before
 
     def recovery(at):
         if at is None:
             return None
-        for second in sorted(s for s in per_second if s + 1 > at):
-            p = per_second[second]
+        for second in sorted(s for s in compliant_per_second if s + 1 > at):
+            p = compliant_per_second[second]
             if p["completed"] >= 0.95 * p["offered"] and p["completed"] >= 0.9 * mean_before:
                 return max(0.0, second + 1 - at)
         return float("inf")
@@ -211,7 +215,7 @@ def main():
         print(f"  {w}: offered {c['offered']}, completed {c['completed']}, dropped {c['dropped']} {m.get('dropped_by_reason', {})}, "
               f"failed {c['failed']} {m.get('failed_by_reason', {})}, unaccounted {c['unaccounted']}; measured window "
               f"{100 * (m.get('completed_fraction') or 0):.2f}% completed, p99 {float(m.get('p99_ms', 'nan')):.1f} ms")
-    print(f"  completed/s before the fault {mean_before:.1f}; throughput back (s after): {recover}")
+    print(f"  compliant tenants' completions/s before the fault {mean_before:.1f}; throughput back (s after): {recover}")
     if "ps0_during" in summary:
         print(f"  ps-0 during the fault: {summary['ps0_during']}")
     if "bs1_share_windows" in summary:

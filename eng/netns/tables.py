@@ -42,11 +42,11 @@ def main():
             print(f"| {w} | {c['offered']:,} | {c['completed']:,} | {c['dropped']:,} ({reasons(m.get('dropped_by_reason'))}) | "
                   f"{c['failed']:,} ({reasons(m.get('failed_by_reason'))}) | {c['unaccounted']} | "
                   f"{100 * (m.get('completed_fraction') or 0):.2f}% | {fmt(m.get('p99_ms'))} | {vs} |")
-        notes = [f"completed/s before the fault {s['completed_per_s_before']:.1f}"]
+        notes = [f"compliant tenants' completions/s before the fault {s['compliant_completed_per_s_before']:.1f}"]
         if "fault" in ev:
             notes.append(f"fault at {ev['fault']:.2f} s, ended at {ev.get('heal', float('nan')):.2f} s")
         for k, v in s.get("recovery_s", {}).items():
-            notes.append(f"throughput back {fmt(v, '.2f')} s after the {k}")
+            notes.append(f"compliant throughput back {fmt(v, '.2f')} s after the {k}" + (" (restarted process listening)" if k == "listening" else ""))
         if "bs1_share_windows" in s:
             w = s["bs1_share_windows"]
             notes.append("bs-1's share of block reads before / during / after: " + " / ".join(fmt(100 * v if v is not None else None, '.1f') + "%" for v in (w['before'], w['during'], w['after'])))
