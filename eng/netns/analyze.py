@@ -32,8 +32,8 @@ def events(run):
     return found
 
 
-def monitors(run):
-    """{source: {metric: [(unix_ms, value)]}} over every monitor file."""
+def monitors(run, owners=None):
+    """{source: {metric: [(unix_ms, value)]}} over every monitor file; owners gets each process's file's name."""
     data = defaultdict(lambda: defaultdict(list))
     for name in sorted(os.listdir(run)):
         if name.startswith("monitor-") and name.endswith(".csv"):
@@ -42,6 +42,8 @@ def monitors(run):
                     parts = line.strip().split(",")
                     if len(parts) == 4:
                         data[parts[1]][parts[2]].append((int(parts[0]), float(parts[3])))
+                        if owners is not None and parts[1].startswith("pid-"):
+                            owners[parts[1]] = name[len("monitor-"):-len(".csv")]
     return data
 
 
@@ -69,7 +71,8 @@ def main():
     run = args.run
     results = os.path.join(run, "results")
     ev = events(run)
-    mon = monitors(run)
+    owners = {}
+    mon = monitors(run, owners)
     t0 = mon["driver"]["start"][0][0]
 
     def rel(ms):
@@ -190,7 +193,7 @@ def main():
     for source, metrics in mon.items():
         if not source.startswith("pid-"):
             continue
-        entry = {}
+        entry = {"process": owners.get(source, source)}
         for metric in ("rss-bytes", "threads", "threadpool-threads", "handles", "heap-bytes"):
             points = [(rel(ms), v) for ms, v in metrics.get(metric, [])]
             sampled = points[::10]  # every 10 s
@@ -222,7 +225,7 @@ def main():
         print(f"  bs-1 share of block reads: {summary['bs1_share_windows']}")
     for source, entry in processes.items():
         rss = entry["rss-bytes"]
-        print(f"  {source}: rss {rss['first'] / 2**20:.0f} -> {rss['last'] / 2**20:.0f} MB (max {rss['max'] / 2**20:.0f}), threads {entry['threads']['last']:.0f}, handles {entry['handles']['last']:.0f}")
+        print(f"  {entry['process']} ({source}): rss {rss['first'] / 2**20:.0f} -> {rss['last'] / 2**20:.0f} MB (max {rss['max'] / 2**20:.0f}), threads {entry['threads']['last']:.0f}, handles {entry['handles']['last']:.0f}")
     if problems:
         print("  PROBLEMS: " + "; ".join(problems))
     if args.check and problems:

@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-ORDER = ["baseline", "delay-0.25", "delay-1", "delay-5", "loss", "partition", "kill", "overload", "slow"]
+ORDER = ["soak", "baseline", "delay-0.25", "delay-1", "delay-5", "loss", "partition", "kill", "overload", "slow"]
 
 
 def load(folder, name):
@@ -69,6 +69,15 @@ def main():
             cols = dict(zip(lines[0].split(","), lines[1].split(",")))
             print(f"\nProxy: {cols['delays']} delays applied (each request and each response), configured {cols['configured_delay_ms']} ms ± {cols['configured_jitter_ms']} ms; "
                   f"applied mean {cols['mean_ms']} ms, p50 {cols['p50_ms']}, p99 {cols['p99_ms']}, max {cols['max_ms']} ms.")
+        if name == "soak":
+            print("\n| process | RSS first → last (max) MB | RSS slope after warm-up, MB / 10 min | managed heap slope, MB / 10 min | threads first → last (slope / 10 min) | thread-pool threads (slope) | handles first → last (slope / 10 min) |")
+            print("|---|---|---:|---:|---|---|---|")
+            mb = 2 ** 20
+            for source, e in sorted(s["processes"].items(), key=lambda kv: kv[1]["process"]):
+                r, h, t, tp, hd = e["rss-bytes"], e["heap-bytes"], e["threads"], e["threadpool-threads"], e["handles"]
+                print(f"| {e['process']} | {r['first'] / mb:.0f} → {r['last'] / mb:.0f} ({r['max'] / mb:.0f}) | {fmt((r['slope_per_10min_after_warm_up'] or 0) / mb, '+.2f')} | "
+                      f"{fmt((h['slope_per_10min_after_warm_up'] or 0) / mb, '+.2f')} | {t['first']:.0f} → {t['last']:.0f} ({fmt(t['slope_per_10min_after_warm_up'], '+.2f')}) | "
+                      f"{tp['first']:.0f} → {tp['last']:.0f} ({fmt(tp['slope_per_10min_after_warm_up'], '+.2f')}) | {hd['first']:.0f} → {hd['last']:.0f} ({fmt(hd['slope_per_10min_after_warm_up'], '+.2f')}) |")
         if s.get("problems"):
             print("\nAgainst the goals: " + "; ".join(s["problems"]) + ".")
 
