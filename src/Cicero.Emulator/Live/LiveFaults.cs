@@ -38,11 +38,12 @@ internal sealed class LiveFaults(LiveTopology topology, ConfigurationSpec config
         }
 
         var address = tier[fault.Instance]!.Address;
+        var ports = tier[fault.Instance]!.Ports;
         await tier[fault.Instance]!.KillAsync().ConfigureAwait(false);
         await DelayUntilAsync(started, fault.UntilSeconds, cancellationToken).ConfigureAwait(false);
 
         // The restarted process: fresh state, same address (so callers, C3 and rate exchange find it again).
-        var restarted = new LiveInstance(topology, service, fault.Instance, configuration, seed);
+        var restarted = new LiveInstance(topology, service, fault.Instance, configuration, seed) { Ports = ports };
         await restarted.StartAsync(address, address.Host).ConfigureAwait(false);
         restarted.Connect(addresses);
         tier[fault.Instance] = restarted;
