@@ -42,7 +42,10 @@ public readonly struct AdmissionCandidate
     /// <summary>Gets the clock's timestamps per second.</summary>
     public long TimestampFrequency { get; }
 
-    /// <summary>Gets the estimated time L this workflow's requests take here once admitted, in seconds (0 if unknown).</summary>
+    /// <summary>
+    /// Gets the estimated time L this request takes here once admitted, in seconds (0 if unknown): the workflow's average,
+    /// scaled to the request's own end-to-end estimate where it carries one (<see cref="Model.WorkflowModel.EstimateCompletionSeconds"/>).
+    /// </summary>
     public double EstimatedCompletionSeconds { get; }
 
     /// <summary>

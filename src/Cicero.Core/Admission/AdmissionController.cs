@@ -286,7 +286,7 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
                 slot,
                 at,
                 _timeProvider.TimestampFrequency,
-                workflowModel?.CompletionSeconds ?? 0,
+                workflowModel?.EstimateCompletionSeconds(context) ?? 0,
                 limiter.Queue.Count + bucket.Deficit,
                 bucket.Rate,
                 limiter.Queue.Count,

@@ -26,6 +26,8 @@ public sealed class WorkflowModel
     private readonly RateMeter _admitted;
     private Ewma _completionSeconds;
     private double _completionSecondsValue;
+    private Ewma _completionPerEstimatedSecond;
+    private double _completionPerEstimatedSecondValue;
     private Ewma _totalServiceTime;
     private Ewma _totalLoad;
     private int _downstreamTargets;
@@ -37,6 +39,7 @@ public sealed class WorkflowModel
         _arrivals = new RateMeter(options.EwmaWeight);
         _admitted = new RateMeter(options.EwmaWeight);
         _completionSeconds = new Ewma(options.SampleEwmaWeight);
+        _completionPerEstimatedSecond = new Ewma(options.SampleEwmaWeight);
         _totalServiceTime = new Ewma(options.SampleEwmaWeight);
         _totalLoad = new Ewma(options.SampleEwmaWeight);
     }
@@ -58,6 +61,28 @@ public sealed class WorkflowModel
 
     /// <summary>Gets <see cref="CompletionTime"/> in seconds, without locking (the admission hot path reads it).</summary>
     public double CompletionSeconds => Volatile.Read(ref _completionSecondsValue);
+
+    /// <summary>
+    /// Estimates how long <paramref name="context"/>'s request will take here once admitted: L for a request of this
+    /// workflow's average size, scaled to the request's own size where it carries one.
+    /// </summary>
+    /// <remarks>
+    /// L alone judges every request of a workflow by the average one, so where sizes differ (a tenant's 4 KB and 1 MB
+    /// reads) a small request with a tight deadline is refused while a large one is let through. A request that carries
+    /// its end-to-end estimate T (<see cref="RequestContext.EstimatedTotal"/>) is judged on time here per second of T,
+    /// averaged over this workflow's completed requests that carried one, times its own T. The ratio also absorbs what
+    /// T does not model, queueing under load and the overlap of parallel fan-out (st sums sibling sub-tasks). Without
+    /// a T, or before a completion has taught the ratio, it is L.
+    /// </remarks>
+    /// <param name="context">The request.</param>
+    /// <returns>The estimate in seconds; 0 before the first completion.</returns>
+    public double EstimateCompletionSeconds(RequestContext context)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var perEstimatedSecond = Volatile.Read(ref _completionPerEstimatedSecondValue);
+        var estimated = context.EstimatedTotal.ServiceTime;
+        return perEstimatedSecond > 0 && estimated > 0 ? perEstimatedSecond * estimated : CompletionSeconds;
+    }
 
     /// <summary>
     /// Gets the entry point's estimate T of the end-to-end totals (st, θ) of this workflow's requests, the average of
@@ -134,6 +159,30 @@ public sealed class WorkflowModel
         {
             _completionSeconds.Update(Math.Max(0, duration.TotalSeconds));
             Volatile.Write(ref _completionSecondsValue, _completionSeconds.Value);
+        }
+    }
+
+    /// <summary>
+    /// Folds a completed request's time since admission into L and, if it carried an end-to-end estimate T, into the
+    /// time per second of T that <see cref="EstimateCompletionSeconds"/> scales each request's own T by.
+    /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="duration">Admission to completion.</param>
+    public void RecordCompletion(RequestContext context, TimeSpan duration)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var seconds = Math.Max(0, duration.TotalSeconds);
+        var estimated = context.EstimatedTotal.ServiceTime;
+        lock (_lock)
+        {
+            _completionSeconds.Update(seconds);
+            Volatile.Write(ref _completionSecondsValue, _completionSeconds.Value);
+            if (estimated > 0 && double.IsFinite(estimated))
+            {
+                // One ratio per request, averaged: a large request's completion must not inflate a small one's estimate.
+                _completionPerEstimatedSecond.Update(seconds / estimated);
+                Volatile.Write(ref _completionPerEstimatedSecondValue, _completionPerEstimatedSecond.Value);
+            }
         }
     }
 

@@ -133,7 +133,7 @@ public sealed class CiceroRuntime : IDisposable
     {
         ArgumentNullException.ThrowIfNull(context);
         var model = Model.Get(Registry.Resolve(context));
-        model.RecordCompletion(sinceAdmission);
+        model.RecordCompletion(context, sinceAdmission);
         if (isEntryPoint)
         {
             model.RecordEndToEndTotals(new ProgressDelta(context.ElapsedServiceTime, context.ElapsedLoad));

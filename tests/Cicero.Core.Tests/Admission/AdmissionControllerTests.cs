@@ -153,6 +153,23 @@ public class AdmissionControllerTests
     }
 
     [Fact]
+    public void TryAdmit_JudgesARequestCarryingItsOwnEstimate_ByItsSize_NotTheWorkflowsAverage()
+    {
+        var model = new LocalModel(_registry, _clock, new LocalModelOptions { SampleEwmaWeight = 1 });
+        using var admission = new AdmissionController(_registry, null, model, _clock);
+        RequestContext Sized(double serviceSeconds, double deadlineSeconds) =>
+            RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(deadlineSeconds)).WithEstimatedTotal(new ProgressDelta(serviceSeconds, 0));
+
+        // The last completion, a 1 s request, took 2 s: L is 2 s and the time here is 2 per estimated second.
+        model.Get(_registry.Resolve("tenant")).RecordCompletion(Sized(1, 10), TimeSpan.FromSeconds(2));
+
+        // A 50 ms request with a 400 ms deadline needs about 100 ms: admitted, though L alone (2 s) would refuse it.
+        Assert.True(admission.TryAdmit(Sized(0.05, 0.4)).IsAdmitted);
+        Assert.Equal(DropReason.DeadlineInfeasible, admission.TryAdmit(Sized(0.3, 0.4)).Reason);
+        Assert.Equal(DropReason.DeadlineInfeasible, admission.TryAdmit(RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(0.4))).Reason);
+    }
+
+    [Fact]
     public void SetRate_Zero_StopsAdmissionAfterBurst_AndRaisingItResumes()
     {
         using var admission = Create();

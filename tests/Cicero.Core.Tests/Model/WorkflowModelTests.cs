@@ -120,6 +120,39 @@ public class WorkflowModelTests
     }
 
     [Fact]
+    public void EstimateCompletionSeconds_ScalesTheRequestsOwnEstimate_ByTimeHerePerEstimatedSecond()
+    {
+        var model = new LocalModel(_registry, _clock, new LocalModelOptions { SampleEwmaWeight = 0.5 });
+        var workflow = model.Get(new WorkflowId("w"));
+        RequestContext Sized(double serviceSeconds) => RequestContext.Start("w", _clock).WithEstimatedTotal(new ProgressDelta(serviceSeconds, 0));
+
+        // Nothing known yet: 0, as L is.
+        Assert.Equal(0, workflow.EstimateCompletionSeconds(Sized(0.01)));
+
+        // A 10 ms request took 30 ms and a 100 ms one 200 ms: 3 and 2 per estimated second, averaged 2.5; L is 115 ms.
+        workflow.RecordCompletion(Sized(0.01), TimeSpan.FromMilliseconds(30));
+        workflow.RecordCompletion(Sized(0.1), TimeSpan.FromMilliseconds(200));
+
+        Assert.Equal(0.115, workflow.CompletionSeconds, 9);
+        Assert.Equal(0.025, workflow.EstimateCompletionSeconds(Sized(0.01)), 9);
+        Assert.Equal(0.25, workflow.EstimateCompletionSeconds(Sized(0.1)), 9);
+
+        // A request without its own estimate is judged by the workflow's average, L.
+        Assert.Equal(0.115, workflow.EstimateCompletionSeconds(RequestContext.Start("w", _clock)), 9);
+    }
+
+    [Fact]
+    public void EstimateCompletionSeconds_IsL_WhileNoCompletedRequestCarriedAnEstimate()
+    {
+        var model = new LocalModel(_registry, _clock, new LocalModelOptions { SampleEwmaWeight = 0.5 });
+        var workflow = model.Get(new WorkflowId("w"));
+        workflow.RecordCompletion(RequestContext.Start("w", _clock), TimeSpan.FromMilliseconds(80));
+
+        var sized = RequestContext.Start("w", _clock).WithEstimatedTotal(new ProgressDelta(0.5, 0));
+        Assert.Equal(0.08, workflow.EstimateCompletionSeconds(sized), 9);
+    }
+
+    [Fact]
     public void Ewma_FirstSampleSets_ThenWeights()
     {
         var average = new Ewma(0.25);

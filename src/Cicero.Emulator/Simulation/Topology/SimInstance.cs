@@ -181,7 +181,7 @@ internal sealed class SimInstance
     public void CompleteRequest(RequestContext context, long admittedAt, bool isEntryPoint)
     {
         var model = Model.Get(Registry.Resolve(context));
-        model.RecordCompletion(TimeSpan.FromTicks(Simulation.Now - admittedAt));
+        model.RecordCompletion(context, TimeSpan.FromTicks(Simulation.Now - admittedAt));
         if (isEntryPoint)
         {
             model.RecordEndToEndTotals(new ProgressDelta(context.ElapsedServiceTime, context.ElapsedLoad));
