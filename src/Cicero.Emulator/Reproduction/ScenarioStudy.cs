@@ -14,8 +14,9 @@ namespace Cicero.Emulator.Reproduction;
 /// workflow plus the claims the paper makes, judged on the runs.
 /// </summary>
 /// <remarks>
-/// Full size runs each scenario at its embedded length. Reduced size is not offered here: the test classes under
-/// tests/Cicero.Emulator.Tests/Simulation check the same claims on shortened scenarios in CI.
+/// Full size runs each scenario at its embedded length. Reduced size (CI) shortens each the way the scenario's own test
+/// class does (the aggressor, the surge or the client steps earlier, fewer seconds) and judges the same claims on
+/// windows moved with them.
 /// </remarks>
 public static class ScenarioStudy
 {
@@ -32,11 +33,16 @@ public static class ScenarioStudy
         return [.. sections.Select((run, i) => (run, SectionIds[i])).Where(s => settings.Sections?.Contains(s.Item2) ?? true).Select(s => s.run(settings))];
     }
 
-    private static Dictionary<string, TopologyRunResult> RunScenario(ReproductionSettings settings, string name, Action<ScenarioSpec>? change = null)
+    private static Dictionary<string, TopologyRunResult> RunScenario(ReproductionSettings settings, string name, Action<ScenarioSpec>? change = null, Action<ScenarioSpec>? reduce = null)
     {
         settings.Progress?.WriteLine("  scenario: " + name);
         var scenario = ScenarioLoader.LoadEmbedded(name);
         change?.Invoke(scenario);
+        if (settings.Reduced)
+        {
+            reduce?.Invoke(scenario);
+        }
+
         return TopologySimulation.RunAll(scenario).ToDictionary(r => r.Configuration);
     }
 
@@ -74,25 +80,46 @@ public static class ScenarioStudy
 
     private static ReproductionSection PerformanceIsolation(ReproductionSettings settings)
     {
-        var r = RunScenario(settings, "performance-isolation");
+        // Reduced: 50 s with F from 10 s, as PerformanceIsolationTests runs it; judged 30 s and 50 s after F arrives.
+        var (duration, aggressor) = settings.Reduced ? (50, 10) : (120, 50);
+        var (from, to) = settings.Reduced ? (40, 50) : (100, 110);
+        var r = RunScenario(settings, "performance-isolation", reduce: scenario =>
+        {
+            scenario.DurationSeconds = duration;
+            scenario.WarmUpSeconds = 5;
+            foreach (var workload in scenario.Workloads!.Where(w => w.Workflow == "F"))
+            {
+                workload.StartSeconds = aggressor;
+            }
+        });
         static bool Steady(string w) => w is "A" or "B" or "C" or "D";
         var claims = new List<ReproductionClaim>
         {
-            Of("5.3.1.collapse", "Baseline: every tenant collapses once F arrives", "collapse", F($"A-D completed in [100 s, 110 s): {CompletedIn(r["baseline"], Steady, 100, 110):P0}"),
-                CompletedIn(r["baseline"], Steady, 100, 110) < 0.25, string.Empty),
-            Of("5.3.1.rc-isolates", "RC: A-E keep their throughput, F is throttled at the FEs", "A-E flat", F($"A-E completed in [100 s, 110 s): {CompletedIn(r["rc"], w => Steady(w) || w == "E", 100, 110):P0}; F rate-limited {r["rc"]["F"].DroppedByReason.GetValueOrDefault("rate-limited"):N0}"),
-                CompletedIn(r["rc"], w => Steady(w) || w == "E", 100, 110) > 0.99 && r["rc"]["F"].DroppedByReason.GetValueOrDefault("rate-limited") > 0, string.Empty),
+            Of("5.3.1.collapse", "Baseline: every tenant collapses once F arrives", "collapse", F($"A-D completed in [{from} s, {to} s): {CompletedIn(r["baseline"], Steady, from, to):P0}"),
+                CompletedIn(r["baseline"], Steady, from, to) < 0.25, string.Empty),
+            Of("5.3.1.rc-isolates", "RC: A-E keep their throughput, F is throttled at the FEs", "A-E flat", F($"A-E completed in [{from} s, {to} s): {CompletedIn(r["rc"], w => Steady(w) || w == "E", from, to):P0}; F rate-limited {r["rc"]["F"].DroppedByReason.GetValueOrDefault("rate-limited"):N0}"),
+                CompletedIn(r["rc"], w => Steady(w) || w == "E", from, to) > 0.99 && r["rc"]["F"].DroppedByReason.GetValueOrDefault("rate-limited") > 0, string.Empty),
             Of("5.3.1.g", "RC: G times out on some requests (12%); RC + fair queuing: G progresses", "12% → 0", F($"G timed out: rc {(double)r["rc"]["G"].TimedOut / r["rc"]["G"].Offered:P0}, rc+drr {(double)r["rc+drr"]["G"].TimedOut / r["rc+drr"]["G"].Offered:P0}"),
                 r["rc"]["G"].TimedOut > 0 && r["rc+drr"]["G"].TimedOut == 0, "Our RC share is larger than 12%: it depends on G's deadline (5 s, ours) and the hot BSs' queue depth, which the paper does not give."),
         };
-        return Section("5.3.1", "`performance-isolation`, 120 s, F from 50 s, measured from 10 s.\n\n", Table(r), claims);
+        return Section("5.3.1", F($"`performance-isolation`, {duration} s, F from {aggressor} s, measured from 10 s.\n\n"), Table(r), claims);
     }
 
     private static ReproductionSection LowLatency(ReproductionSettings settings)
     {
-        var r = RunScenario(settings, "low-latency");
+        // Reduced: 35 s, 40 clients until 15 s, then 200 at once, as LowLatencyTests runs it.
+        var r = RunScenario(settings, "low-latency", reduce: scenario =>
+        {
+            scenario.DurationSeconds = 35;
+            scenario.WarmUpSeconds = 5;
+            scenario.Workloads!.Single(w => w.Workflow == "T").Steps = [new() { AtSeconds = 15, Clients = 200 }];
+        });
         static bool LowLatency(string w) => w.StartsWith("LL", StringComparison.Ordinal);
-        var windows = new (int Clients, int From, int To)[] { (40, 5, 30), (80, 35, 50), (120, 55, 70), (160, 75, 90), (200, 95, 110) };
+        (int Clients, int From, int To)[] windows = settings.Reduced
+            ? [(40, 5, 15), (200, 20, 35)]
+            : [(40, 5, 30), (80, 35, 50), (120, 55, 70), (160, 75, 90), (200, 95, 110)];
+        var (fortyFrom, fortyTo) = (windows[0].From, windows[0].To);
+        var (topFrom, topTo) = (windows[^1].From, windows[^1].To);
         var text = new StringBuilder("| throughput clients | deadlines met, baseline | deadlines met, Cicero | T throughput, baseline / Cicero |\n|---|---|---|---|\n");
         foreach (var (clients, from, to) in windows)
         {
@@ -101,47 +128,68 @@ public static class ScenarioStudy
             text.Append(CultureInfo.InvariantCulture, $"| {clients} | {CompletedIn(r["baseline"], LowLatency, from, to):P1} | {CompletedIn(r["cicero"], LowLatency, from, to):P1} | {tb:0} / {tc:0} req/s |\n");
         }
 
-        var at200Cicero = CompletedIn(r["cicero"], LowLatency, 95, 110);
-        var at200Baseline = CompletedIn(r["baseline"], LowLatency, 95, 110);
+        var at200Cicero = CompletedIn(r["cicero"], LowLatency, topFrom, topTo);
+        var at200Baseline = CompletedIn(r["baseline"], LowLatency, topFrom, topTo);
         var claims = new List<ReproductionClaim>
         {
-            Of("5.3.3.forty", "With 40 throughput clients both meet all deadlines", "100%", F($"baseline {CompletedIn(r["baseline"], LowLatency, 5, 30):P1}, Cicero {CompletedIn(r["cicero"], LowLatency, 5, 30):P1}"),
-                CompletedIn(r["baseline"], LowLatency, 5, 30) > 0.99 && CompletedIn(r["cicero"], LowLatency, 5, 30) > 0.99, string.Empty),
+            Of("5.3.3.forty", "With 40 throughput clients both meet all deadlines", "100%", F($"baseline {CompletedIn(r["baseline"], LowLatency, fortyFrom, fortyTo):P1}, Cicero {CompletedIn(r["cicero"], LowLatency, fortyFrom, fortyTo):P1}"),
+                CompletedIn(r["baseline"], LowLatency, fortyFrom, fortyTo) > 0.99 && CompletedIn(r["cicero"], LowLatency, fortyFrom, fortyTo) > 0.99, string.Empty),
             new("5.3.3.two-hundred", "At 200 clients Cicero degrades gracefully (about 80% met), the baseline worse", "≈ 80% vs less", F($"Cicero {at200Cicero:P1}, baseline {at200Baseline:P1}"),
                 at200Cicero > 0.8 && at200Baseline < at200Cicero ? ReproductionVerdict.Beaten : ReproductionVerdict.Missed,
                 "In the simulation DRR costs nothing and there are no locks or thread switches to block behind, the head-of-line sources the paper names."),
         };
-        return Section("5.3.3", "`low-latency`, 110 s: 40 throughput clients until 30 s, then 80, 120, 160 and 200 every 20 s; each window skips its first 5 s.\n\n", text + "\n" + Table(r, w => !LowLatency(w) || w == "LL1"), claims);
+        return Section("5.3.3", settings.Reduced ? "`low-latency`, reduced: 35 s, 40 throughput clients until 15 s, then 200.\n\n" : "`low-latency`, 110 s: 40 throughput clients until 30 s, then 80, 120, 160 and 200 every 20 s; each window skips its first 5 s.\n\n", text + "\n" + Table(r, w => !LowLatency(w) || w == "LL1"), claims);
     }
 
     private static ReproductionSection Hotspot(ReproductionSettings settings)
     {
-        var r = RunScenario(settings, "hotspot");
-        var windows = new (int From, int To)[] { (10, 40), (40, 42), (42, 60), (60, 62), (62, 80), (80, 100) };
+        // Reduced: 40 s, B from 10 s, doubling at 20 s, as HotspotTests runs it.
+        var (duration, enters, doubles) = settings.Reduced ? (40, 10, 20) : (100, 40, 60);
+        var r = RunScenario(settings, "hotspot", reduce: scenario =>
+        {
+            scenario.DurationSeconds = duration;
+            scenario.WarmUpSeconds = 3;
+            var b = scenario.Workloads!.Single(w => w.Workflow == "B");
+            b.StartSeconds = enters;
+            b.Steps![0].AtSeconds = doubles;
+        });
+        var start = settings.Reduced ? 3 : 10;
+        var windows = new (int From, int To)[] { (start, enters), (enters, enters + 2), (enters + 2, doubles), (doubles, doubles + 2), (doubles + 2, duration - 20), (duration - 20, duration) };
+        if (settings.Reduced)
+        {
+            windows[^2] = (doubles + 2, duration - 10);
+            windows[^1] = (duration - 10, duration);
+        }
+
         var text = new StringBuilder("| A's mean latency (ms) |" + string.Concat(windows.Select(w => F($" [{w.From}, {w.To}) |"))) + "\n|---|" + string.Concat(Enumerable.Repeat("---|", windows.Length)) + "\n");
         foreach (var configuration in new[] { "baseline", "rc" })
         {
             text.Append(CultureInfo.InvariantCulture, $"| {configuration} |{string.Concat(windows.Select(w => F($" {MeanLatencyIn(r[configuration], "A", w.From, w.To):0.0} |")))}\n");
         }
 
-        var before = MeanLatencyIn(r["rc"], "A", 10, 40);
-        var after = MeanLatencyIn(r["rc"], "A", 80, 100);
-        var baselineAfter = MeanLatencyIn(r["baseline"], "A", 80, 100);
+        var before = MeanLatencyIn(r["rc"], "A", windows[0].From, windows[0].To);
+        var after = MeanLatencyIn(r["rc"], "A", windows[^1].From, windows[^1].To);
+        var baselineAfter = MeanLatencyIn(r["baseline"], "A", windows[^1].From, windows[^1].To);
         var claims = new List<ReproductionClaim>
         {
             Of("5.3.4.recovers", "With rate control A's latency returns to its expected level once σ_B adapts; in the baseline it stays inflated", "recovers",
-                F($"rc {before:0.0} → {after:0.0} ms; baseline {MeanLatencyIn(r["baseline"], "A", 10, 40):0.0} → {baselineAfter:0.0} ms"), after < 1.5 * before && baselineAfter > 5 * before, string.Empty),
+                F($"rc {before:0.0} → {after:0.0} ms; baseline {MeanLatencyIn(r["baseline"], "A", windows[0].From, windows[0].To):0.0} → {baselineAfter:0.0} ms"), after < 1.5 * before && baselineAfter > 5 * before, string.Empty),
             Of("5.3.4.cd", "C and D are not throttled", "not throttled", F($"dropped C {r["rc"]["C"].Dropped}, D {r["rc"]["D"].Dropped}"), r["rc"]["C"].Dropped == 0 && r["rc"]["D"].Dropped == 0, string.Empty),
         };
-        return Section("5.3.4", "`hotspot`, 100 s; B from 40 s, doubling at 60 s.\n\n", text + "\n" + Table(r), claims);
+        return Section("5.3.4", F($"`hotspot`, {duration} s; B from {enters} s, doubling at {doubles} s.\n\n"), text + "\n" + Table(r), claims);
     }
 
     private static ReproductionSection QuantileKnob(ReproductionSettings settings)
     {
-        var r = RunScenario(settings, "quantile-knob");
+        var (duration, warmUp) = settings.Reduced ? (30, 5) : (60, 10);
+        var r = RunScenario(settings, "quantile-knob", reduce: scenario =>
+        {
+            scenario.DurationSeconds = duration;
+            scenario.WarmUpSeconds = warmUp;
+        });
         double Cv(string configuration, string service)
         {
-            var samples = r[configuration].Rates.Where(x => x.Workflow == "S" && x.Service == service && x.Second > 10 && x.TotalRate is not null).Select(x => x.TotalRate!.Value).ToArray();
+            var samples = r[configuration].Rates.Where(x => x.Workflow == "S" && x.Service == service && x.Second > warmUp && x.TotalRate is not null).Select(x => x.TotalRate!.Value).ToArray();
             var mean = samples.Average();
             return Math.Sqrt(samples.Average(x => (x - mean) * (x - mean))) / mean;
         }
@@ -160,12 +208,17 @@ public static class ScenarioStudy
             Of("5.3.5.utilisation", "q = 0 leaves the BSs underused, q = 1 congests them", "low → high", F($"disk busy {Disk("q0"):P0}, {Disk("q0.5"):P0}, {Disk("q1"):P0}"),
                 Disk("q0") < Disk("q0.5") && Disk("q0.5") < Disk("q1"), string.Empty),
         };
-        return Section("5.3.5", "`quantile-knob`, 60 s, measured after 10 s; CV is the coefficient of variation of the per-second Σσ of the scan workflow.\n\n", text.ToString(), claims);
+        return Section("5.3.5", F($"`quantile-knob`, {duration} s, measured after {warmUp} s;") + " CV is the coefficient of variation of the per-second Σσ of the scan workflow.\n\n", text.ToString(), claims);
     }
 
     private static ReproductionSection C3Topology(ReproductionSettings settings)
     {
-        var r = RunScenario(settings, "c3-simulation");
+        var r = RunScenario(settings, "c3-simulation", reduce: scenario =>
+        {
+            scenario.DurationSeconds = 2;
+            scenario.WarmUpSeconds = 1;
+            scenario.Configurations = [.. scenario.Configurations!.Where(c => c.Name is "c3" or "least-outstanding")];
+        });
         var c3 = r["c3"]["read"].LatencyMs;
         var lor = r["least-outstanding"]["read"].LatencyMs;
         var claims = new List<ReproductionClaim>
@@ -198,6 +251,10 @@ public static class ScenarioStudy
                 configuration.C3MaxTokens = null;
                 configuration.C3RateVariant = "published";
             }
+        }, reduce: scenario =>
+        {
+            scenario.DurationSeconds = 10;
+            scenario.WarmUpSeconds = 2;
         });
         var ds = r["ds"]["read"].LatencyMs;
         var c3 = r["c3"]["read"].LatencyMs;
@@ -219,12 +276,17 @@ public static class ScenarioStudy
         var text = new StringBuilder();
         var claims = new List<ReproductionClaim>();
         var slos = new[] { 100.0, 150, 200 };
+        var duration = settings.Reduced ? 30 : 120;
         var table = new StringBuilder("| front-end SLO (p99) | front-end p99 | batch throughput | baseline front-end p99 |\n|---|---|---|---|\n");
         Dictionary<string, TopologyRunResult>? first = null;
         var batch = new List<double>();
         foreach (var slo in slos)
         {
-            var r = RunScenario(settings, "cake-consolidation", scenario => scenario.Workflows!.Single(w => w.Name == "frontend").LatencySloMs = slo);
+            var r = RunScenario(settings, "cake-consolidation", scenario => scenario.Workflows!.Single(w => w.Name == "frontend").LatencySloMs = slo, reduce: scenario =>
+            {
+                scenario.DurationSeconds = duration;
+                scenario.WarmUpSeconds = 5;
+            });
             first ??= r;
             batch.Add(r["cake"]["batch"].Throughput);
             table.Append(CultureInfo.InvariantCulture, $"| {slo:0} ms | {r["cake"]["frontend"].LatencyMs.P99:0} ms | {r["cake"]["batch"].Throughput:0.0} scans/s | {r["baseline"]["frontend"].LatencyMs.P99:0} ms |\n");
@@ -235,16 +297,16 @@ public static class ScenarioStudy
         claims.Add(Of("cake.table2", "Looser SLOs leave the batch more throughput (Table 2)", "rises with the SLO", F($"{string.Join(" / ", batch.Select(b => F($"{b:0.0}")))} scans/s"),
             batch[0] < batch[^1], "The front end is light (one 5 ms read at 200 req/s): the stride scheduler serves it at the next free slot, so its share hardly matters and the batch loses nothing at any SLO.", isChecked: false));
         var series = new StringBuilder("| interval | front-end mean latency, cake | baseline |\n|---|---|---|\n");
-        for (var from = 0; from < 120; from += 10)
+        for (var from = 0; from < duration; from += 10)
         {
             series.Append(CultureInfo.InvariantCulture, $"| [{from}, {from + 10}) s | {MeanLatencyIn(first!["cake"], "frontend", from, from + 10):0.0} ms | {MeanLatencyIn(first["baseline"], "frontend", from, from + 10):0.0} ms |\n");
         }
 
         var early = MeanLatencyIn(first!["cake"], "frontend", 0, 10);
-        var late = MeanLatencyIn(first["cake"], "frontend", 100, 120);
+        var late = MeanLatencyIn(first["cake"], "frontend", duration - 20, duration);
         claims.Add(Of("cake.convergence", "The front-end latency rises towards the SLO as Cake gives allocation back (Figure 12)", "converges on the SLO", F($"mean {early:0.0} ms in the first 10 s, {late:0.0} ms in the last 20 s"),
             late > 1.2 * early, "The runner bins latency by second as a mean only, so this is the mean, not the p99, per interval; Cake meets the SLO from the first interval and the front end's latency stays far below it.", isChecked: false));
-        text.Append("Cake's SLO settings (Table 2), 120 s each:\n\n").Append(table).Append("\nOver time, SLO 100 ms (Figure 12):\n\n").Append(series);
+        text.Append(F($"Cake's SLO settings (Table 2), {duration} s each:\n\n")).Append(table).Append("\nOver time, SLO 100 ms (Figure 12):\n\n").Append(series);
         return new ReproductionSection("cake", text + "\n" + ReproductionDocument.ClaimsTable(claims), claims);
     }
 }

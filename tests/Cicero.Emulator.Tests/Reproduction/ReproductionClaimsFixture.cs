@@ -5,13 +5,13 @@ using Cicero.Emulator.Tests.Traces;
 
 namespace Cicero.Emulator.Tests.Reproduction;
 
-/// <summary>The C3 study and Table 5.4 at reduced size, run once for the claims tests.</summary>
+/// <summary>Every study at reduced size (the C3 simulation, Table 5.4 and the scenarios), run once for the claims tests.</summary>
 public sealed class ReproductionClaimsFixture
 {
     public ReproductionClaimsFixture()
     {
         var settings = new ReproductionSettings { Reduced = true, BlockTracePath = TraceTestFiles.MetaBlock };
-        Sections = [.. C3Study.Run(settings), .. DeadlineStudy.Run(settings)];
+        Sections = [.. C3Study.Run(settings), .. DeadlineStudy.Run(settings), .. ScenarioStudy.Run(settings)];
     }
 
     public IReadOnlyList<ReproductionSection> Sections { get; }
