@@ -156,6 +156,12 @@ public sealed partial class TopologySimulation
     /// <summary>Gets or sets a test hook: when it returns true for a request id, the request's outcome is lost, as a bug would lose it.</summary>
     internal Func<long, bool>? LeakHook { get; set; }
 
+    /// <summary>
+    /// Gets or sets what hears of every completed request: its workflow, when it completed (seconds of simulated time) and
+    /// its latency in ms. The reproduction reads per-interval percentiles from it, which the per-second bins do not keep.
+    /// </summary>
+    internal Action<string, double, double>? CompletionObserver { get; set; }
+
     /// <summary>Runs every configuration of a scenario, one after the other, with the scenario's seed.</summary>
     /// <param name="scenario">The scenario.</param>
     /// <param name="catalog">The policies names resolve against; the default catalog when <see langword="null"/>.</param>
@@ -254,6 +260,10 @@ public sealed partial class TopologySimulation
 
         _inFlight--;
         _metrics.Outcome(request, outcome, Now, Second(Now));
+        if (outcome.IsOk)
+        {
+            CompletionObserver?.Invoke(request.Workflow.Name, (double)Now / TimeSpan.TicksPerSecond, (Now - request.ArrivedAt) / (double)TimeSpan.TicksPerMillisecond);
+        }
         if (outcome.IsOk && request.Workflow.LatencySloMs is not null && _cakeInstances.Count > 0)
         {
             // Cake's second level is one scheduler for the system: every disk's controller sees the client's latencies.
