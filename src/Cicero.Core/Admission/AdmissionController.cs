@@ -292,12 +292,19 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
                 limiter.Queue.Count,
                 limiter.QueueLimit);
             var decision = _dropPolicy.Evaluate(candidate, at);
+            if (decision.IsDrop && IsProbe(decision, candidate, limiter, at))
+            {
+                limiter.LastProbeAt = at;
+                decision = DropDecision.Admit;
+            }
+
             if (decision.IsDrop)
             {
                 reason = decision.Reason;
             }
             else if (limiter.Queue.Count == 0 && bucket.TryTake())
             {
+                limiter.LastAdmittedAt = at;
                 reason = DropReason.None;
             }
             else if (!queue || limiter.Queue.Count >= limiter.QueueLimit)
@@ -346,6 +353,7 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
                 limiter.Bucket.Refill(now);
                 while (limiter.Queue.Count > 0 && limiter.Bucket.TryTake())
                 {
+                    limiter.LastAdmittedAt = now;
                     limiter.Queue.TryPopFront(out var node);
                     node!.IsQueued = false;
                     (released ??= []).Add((node, Registry[index]));
@@ -411,11 +419,36 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         if (limiter is null)
         {
             var rate = _options.InitialRate;
-            limiter = new WorkflowLimiter(new TokenBucket(rate, BurstFor(rate, null), now, _timeProvider.TimestampFrequency), _options.QueueLimit);
+            limiter = new WorkflowLimiter(new TokenBucket(rate, BurstFor(rate, null), now, _timeProvider.TimestampFrequency), _options.QueueLimit)
+            {
+                // A new limiter counts as just admitted: no probe before a whole interval has passed.
+                LastAdmittedAt = now,
+                LastProbeAt = now,
+            };
             _limiters[index] = limiter;
         }
 
         return limiter;
+    }
+
+    /// <summary>
+    /// Whether a request refused as deadline-infeasible is admitted instead, as the probe that lets a completion correct a
+    /// stale estimate (<see cref="AdmissionOptions.InfeasibleProbeInterval"/>): only when the estimate alone makes it
+    /// infeasible (its deadline has not passed), and nothing of the workflow was admitted, and no probe sent, for an interval.
+    /// </summary>
+    private bool IsProbe(DropDecision decision, in AdmissionCandidate candidate, WorkflowLimiter limiter, long now)
+    {
+        if (decision.Reason != DropReason.DeadlineInfeasible
+            || _options.InfeasibleProbeInterval == Timeout.InfiniteTimeSpan
+            || candidate.EstimatedCompletionSeconds <= 0
+            || candidate.Context.Deadline is not { } deadline
+            || candidate.ElapsedSeconds >= deadline.TotalSeconds)
+        {
+            return false;
+        }
+
+        var interval = (long)(_options.InfeasibleProbeInterval.TotalSeconds * _timeProvider.TimestampFrequency);
+        return now - limiter.LastAdmittedAt >= interval && now - limiter.LastProbeAt >= interval;
     }
 
     private double BurstFor(double rate, double? explicitBurst) =>
@@ -458,5 +491,9 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         public double? ExplicitBurst { get; set; }
 
         public bool IsWaitingListed { get; set; }
+
+        public long LastAdmittedAt { get; set; }
+
+        public long LastProbeAt { get; set; }
     }
 }

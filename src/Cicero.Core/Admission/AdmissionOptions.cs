@@ -24,6 +24,20 @@ public sealed class AdmissionOptions
     /// <value><see langword="true"/>.</value>
     public bool RunContinuationsAsynchronously { get; set; } = true;
 
+    /// <summary>
+    /// Gets or sets how long a workflow may go without an admitted request before one request that the drop policy calls
+    /// <see cref="DropReason.DeadlineInfeasible"/> on its completion-time estimate alone is admitted as a probe.
+    /// </summary>
+    /// <remarks>
+    /// The estimate learns only from completed requests. Once a stall has pushed it past every deadline, nothing is
+    /// admitted, nothing completes and the estimate never comes down: the workflow is locked out for good. One probe per
+    /// interval lets a completion correct it, at the cost of at most one doomed request per interval while the system
+    /// really is that slow. A request whose deadline has already passed is never a probe.
+    /// <see cref="Timeout.InfiniteTimeSpan"/> turns probing off.
+    /// </remarks>
+    /// <value>1 second.</value>
+    public TimeSpan InfeasibleProbeInterval { get; set; } = TimeSpan.FromSeconds(1);
+
     internal void Validate()
     {
         if (double.IsNaN(InitialRate) || InitialRate < 0)
@@ -37,5 +51,10 @@ public sealed class AdmissionOptions
         }
 
         ArgumentOutOfRangeException.ThrowIfNegative(QueueLimit, nameof(QueueLimit));
+        if (InfeasibleProbeInterval <= TimeSpan.Zero && InfeasibleProbeInterval != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(
+                nameof(InfeasibleProbeInterval), InfeasibleProbeInterval, "Must be positive, or Timeout.InfiniteTimeSpan to turn probing off.");
+        }
     }
 }

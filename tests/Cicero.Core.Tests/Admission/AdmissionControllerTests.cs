@@ -170,6 +170,77 @@ public class AdmissionControllerTests
     }
 
     [Fact]
+    public void TryAdmit_EstimateStaleAfterAStall_AdmitsOneProbePerInterval_AndRecoversOnceItCompletes()
+    {
+        var model = new LocalModel(_registry, _clock, new LocalModelOptions { SampleEwmaWeight = 1 });
+        using var admission = new AdmissionController(_registry, null, model, _clock);
+        var workflow = model.Get(_registry.Resolve("tenant"));
+        RequestContext Request() => RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(2));
+
+        // A stall: the last completion took 5 s, past every 2 s deadline. Without probes nothing would be admitted again,
+        // so nothing would complete and L would stay at 5 s for good.
+        workflow.RecordCompletion(TimeSpan.FromSeconds(5));
+        var admittedPerSecond = new List<int>();
+        for (var second = 0; second < 3; second++)
+        {
+            var admitted = 0;
+            for (var i = 0; i < 10; i++)
+            {
+                var result = admission.TryAdmit(Request());
+                if (result.IsAdmitted)
+                {
+                    admitted++;
+                }
+                else
+                {
+                    Assert.Equal(DropReason.DeadlineInfeasible, result.Reason);
+                }
+
+                _clock.Advance(TimeSpan.FromMilliseconds(100));
+            }
+
+            admittedPerSecond.Add(admitted);
+        }
+
+        // No probe within the first interval (nothing is known to be stale yet), then exactly one per interval.
+        Assert.Equal([0, 1, 1], admittedPerSecond);
+
+        // The probe completes quickly: L is corrected and the workflow is admitted again.
+        workflow.RecordCompletion(TimeSpan.FromMilliseconds(20));
+        for (var i = 0; i < 10; i++)
+        {
+            Assert.True(admission.TryAdmit(Request()).IsAdmitted);
+        }
+    }
+
+    [Fact]
+    public void TryAdmit_NeverProbesWithAMissedDeadline_OrWithProbingOff()
+    {
+        var model = new LocalModel(_registry, _clock);
+        using var probing = new AdmissionController(_registry, null, model, _clock);
+        using var off = new AdmissionController(
+            _registry, null, model, _clock, new AdmissionOptions { InfeasibleProbeInterval = Timeout.InfiniteTimeSpan });
+        model.Get(_registry.Resolve("tenant")).RecordCompletion(TimeSpan.FromSeconds(5));
+        RequestContext Request() => RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(2));
+        var missed = RequestContext.Create("tenant", _clock.GetTimestamp(), TimeSpan.FromSeconds(1), default, default, default);
+        Assert.Equal(DropReason.DeadlineInfeasible, probing.TryAdmit(Request()).Reason);
+        Assert.Equal(DropReason.DeadlineInfeasible, off.TryAdmit(Request()).Reason);
+        _clock.Advance(TimeSpan.FromSeconds(10));
+
+        // A probe is due on both, but a request past its deadline is never one, and probing off sends none.
+        Assert.Equal(DropReason.DeadlineInfeasible, probing.TryAdmit(missed).Reason);
+        Assert.Equal(DropReason.DeadlineInfeasible, off.TryAdmit(Request()).Reason);
+        Assert.True(probing.TryAdmit(Request()).IsAdmitted);
+    }
+
+    [Fact]
+    public void Options_ProbeInterval_MustBePositiveOrInfinite()
+    {
+        Assert.Throws<ArgumentOutOfRangeException>(
+            () => new AdmissionController(_registry, options: new AdmissionOptions { InfeasibleProbeInterval = TimeSpan.Zero }));
+    }
+
+    [Fact]
     public void SetRate_Zero_StopsAdmissionAfterBurst_AndRaisingItResumes()
     {
         using var admission = Create();
