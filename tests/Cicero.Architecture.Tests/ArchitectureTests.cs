@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using System.Reflection;
+
+namespace Cicero.Architecture.Tests;
+
+/// <summary>
+/// The architecture rules (docs/architecture.md, decision 0014): no namespace cycles in any project, and project
+/// references that point down the layers Core &lt;- Policies &lt;- Grpc &lt;- Emulator &lt;- samples.
+/// </summary>
+public sealed class ArchitectureTests
+{
+    private static readonly string Configuration = typeof(ArchitectureTests).Assembly
+        .GetCustomAttributes<AssemblyMetadataAttribute>().Single(a => a.Key == "Configuration").Value!;
+
+    public static TheoryData<string, string> Assemblies()
+    {
+        var data = new TheoryData<string, string>();
+        foreach (var name in ProjectLayers.Source.Keys)
+        {
+            data.Add(Path.Combine(AppContext.BaseDirectory, name + ".dll"), string.Empty);
+        }
+
+        foreach (var project in Samples())
+        {
+            var name = Path.GetFileNameWithoutExtension(project);
+            data.Add(Path.Combine(Path.GetDirectoryName(project)!, "bin", Configuration, "net10.0", name + ".dll"), string.Empty);
+        }
+
+        return data;
+    }
+
+    // CustomPolicy is a user's project: it builds against the packed packages (.ci/run), outside the solution.
+    private static IEnumerable<string> Samples() =>
+        Directory.EnumerateFiles(Path.Combine(RepositoryRoot.Path, "samples"), "*.csproj", SearchOption.AllDirectories)
+            .Where(p => !p.Contains($"{Path.DirectorySeparatorChar}CustomPolicy{Path.DirectorySeparatorChar}", StringComparison.Ordinal))
+            .Order(StringComparer.Ordinal);
+
+    [Theory]
+    [MemberData(nameof(Assemblies))]
+    public void No_project_has_a_namespace_cycle(string assembly, string prefix)
+    {
+        Assert.True(File.Exists(assembly), $"{assembly} was not built.");
+        var graph = NamespaceDependencies.Read(assembly, prefix);
+
+        Assert.NotEmpty(graph.Nodes);
+        Assert.True(graph.Cycles().Count == 0, string.Join(Environment.NewLine, graph.Cycles().Select(graph.Describe)));
+    }
+
+    [Fact]
+    public void Project_references_point_down_the_layers()
+    {
+        var graph = ProjectLayers.Read([Path.Combine(RepositoryRoot.Path, "src"), .. Samples().Select(Path.GetDirectoryName).OfType<string>()]);
+        var sampleNames = Samples().Select(Path.GetFileNameWithoutExtension).ToHashSet(StringComparer.Ordinal);
+
+        Assert.Contains("Cicero.Emulator", graph.Nodes);
+        Assert.Contains("StorageTopology", graph.Nodes);
+        var violations = ProjectLayers.Violations(
+            graph,
+            name => ProjectLayers.Source.TryGetValue(name, out var layer) ? layer : sampleNames.Contains(name) ? ProjectLayers.Samples : null);
+        Assert.True(violations.Count == 0, string.Join(Environment.NewLine, violations));
+    }
+}
