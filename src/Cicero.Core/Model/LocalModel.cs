@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Measurement;
 using Cicero.Resources;
 using Cicero.Workflows;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
+using Cicero.Measurement;
 using Cicero.Workflows;
 
 namespace Cicero.Model;

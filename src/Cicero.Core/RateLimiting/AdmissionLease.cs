@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Threading.RateLimiting;
-using Cicero.Admission;
 
 namespace Cicero.RateLimiting;
 

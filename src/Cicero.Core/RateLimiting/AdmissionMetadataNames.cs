@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Threading.RateLimiting;
-using Cicero.Admission;
 
 namespace Cicero.RateLimiting;
 
@@ -11,6 +10,6 @@ namespace Cicero.RateLimiting;
 /// </summary>
 public static class AdmissionMetadataNames
 {
-    /// <summary>Why admission refused the request (never <see cref="Admission.DropReason.None"/> on a refused lease).</summary>
+    /// <summary>Why admission refused the request (never <see cref="DropReason.None"/> on a refused lease).</summary>
     public static MetadataName<DropReason> DropReason { get; } = MetadataName.Create<DropReason>("CICERO_DROP_REASON");
 }

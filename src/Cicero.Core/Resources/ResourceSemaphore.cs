@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Diagnostics;
-using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Diagnostics;
 using Cicero.Internal;
-using Cicero.Model;
+using Cicero.Measurement;
 using Cicero.Workflows;
 
 namespace Cicero.Resources;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Model;
+using Cicero.Measurement;
 
 namespace Cicero.Resources;
 

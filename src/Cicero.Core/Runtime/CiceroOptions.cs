@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Admission;
-using Cicero.Model;
+using Cicero.Measurement;
 using Cicero.RateAdaptation;
 using Cicero.Workflows;
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Collections.Concurrent;
-using Cicero.Context;
 
 namespace Cicero.Workflows;
 
@@ -100,23 +99,6 @@ public sealed class WorkflowRegistry
             Volatile.Write(ref _count, _count + 1);
             return slot;
         }
-    }
-
-    /// <summary>Returns the slot of the context's workflow, caching it on the context for later look-ups.</summary>
-    /// <param name="context">The request context.</param>
-    /// <returns>The slot.</returns>
-    public WorkflowSlot Resolve(RequestContext context)
-    {
-        ArgumentNullException.ThrowIfNull(context);
-        var cached = context.CachedSlot;
-        if (cached is not null && ReferenceEquals(cached.Registry, this))
-        {
-            return cached;
-        }
-
-        var slot = Resolve(context.Workflow);
-        context.CachedSlot = slot;
-        return slot;
     }
 
     /// <summary>Finds a tracked workflow without adding it.</summary>

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Emulator.Live.Protocol;
 using Cicero.Emulator.Scenarios;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Admission;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Grpc;
 using Cicero.Grpc.Context;

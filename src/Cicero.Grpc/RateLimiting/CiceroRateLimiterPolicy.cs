@@ -2,7 +2,6 @@
 
 using System.Globalization;
 using System.Threading.RateLimiting;
-using Cicero.Admission;
 using Cicero.Grpc.Context;
 using Cicero.RateLimiting;
 using Cicero.Runtime;

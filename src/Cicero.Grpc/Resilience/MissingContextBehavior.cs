@@ -13,7 +13,7 @@ public enum MissingContextBehavior
 
     /// <summary>
     /// Reject the execution with an <see cref="AdmissionRejectedException"/> whose reason is
-    /// <see cref="Admission.DropReason.Policy"/>, for pipelines that must only ever run tracked work.
+    /// <see cref="DropReason.Policy"/>, for pipelines that must only ever run tracked work.
     /// </summary>
     Reject = 1,
 }

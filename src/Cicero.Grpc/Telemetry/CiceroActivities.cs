@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Diagnostics;
-using Cicero.Admission;
 using Cicero.Diagnostics;
 using Cicero.Workflows;
 

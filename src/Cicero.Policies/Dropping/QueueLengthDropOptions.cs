@@ -7,7 +7,7 @@ public sealed class QueueLengthDropOptions
 {
     /// <summary>
     /// Gets or sets how many of a workflow's requests may wait at its rate limiter before arrivals are dropped with
-    /// <see cref="Cicero.Admission.DropReason.QueueFull"/>. Only bites below the limiter's own queue bound
+    /// <see cref="DropReason.QueueFull"/>. Only bites below the limiter's own queue bound
     /// (<see cref="Cicero.Admission.AdmissionOptions.QueueLimit"/>, 128 by default), past which requests are rejected as rate limited.
     /// </summary>
     /// <value>32.</value>

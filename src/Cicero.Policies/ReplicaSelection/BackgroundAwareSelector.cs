@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Model;
+using Cicero.Measurement;
 using Cicero.ReplicaSelection;
 
 namespace Cicero.Policies.ReplicaSelection;

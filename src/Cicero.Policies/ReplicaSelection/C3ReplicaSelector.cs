@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Buffers;
-using Cicero.Model;
+using Cicero.Measurement;
 using Cicero.ReplicaSelection;
 
 namespace Cicero.Policies.ReplicaSelection;

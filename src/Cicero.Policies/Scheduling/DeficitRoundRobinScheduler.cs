@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Internal;
-using Cicero.Model;
+using Cicero.Measurement;
 using Cicero.Resources;
 using Cicero.Workflows;
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Admission;
 using Cicero.Context;
-using Cicero.Model;
+using Cicero.Measurement;
 using Cicero.Resources;
 using Cicero.Time;
 using Cicero.Workflows;

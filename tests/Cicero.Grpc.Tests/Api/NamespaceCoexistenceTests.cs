@@ -21,6 +21,7 @@ using Cicero.Grpc.Server;
 using Cicero.Grpc.Telemetry;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Internal;
+using Cicero.Measurement;
 using Cicero.Model;
 using Cicero.Policies.Dropping;
 using Cicero.Policies.RateLimiting;

@@ -135,7 +135,7 @@ public sealed class AddCiceroTests
         held.Dispose();
 
         Assert.Equal(1, db.Capacity);
-        Assert.Equal(Cicero.Admission.DropReason.DeadlineInfeasible, (await doomed).RejectionReason);
+        Assert.Equal(Cicero.DropReason.DeadlineInfeasible, (await doomed).RejectionReason);
     }
 
     private sealed class NamedSelectorFactory(string name) : Cicero.ReplicaSelection.ReplicaSelectorFactory

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Policies.Scheduling;
 using Cicero.Resources;

@@ -4,6 +4,7 @@ using System.Globalization;
 using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Emulator.Scenarios;
+using Cicero.Measurement;
 using Cicero.Model;
 using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Registration;

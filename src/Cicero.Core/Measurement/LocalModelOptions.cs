@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
-namespace Cicero.Model;
+namespace Cicero.Measurement;
 
-/// <summary>Options of a <see cref="LocalModel"/>.</summary>
+/// <summary>
+/// Options of the measurements: the moving averages and tracking bounds of a <see cref="Model.LocalModel"/> and of the
+/// resource semaphores that feed it. They sit below both (Measurement), so a semaphore takes them without reaching up.
+/// </summary>
 public sealed class LocalModelOptions
 {
     /// <summary>Gets or sets the weight of a new interval's measurement in each moving average.</summary>

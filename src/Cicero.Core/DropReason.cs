@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-namespace Cicero.Admission;
+namespace Cicero;
 
 /// <summary>Why Cicero turned a request or sub-task away. Every rejection carries one.</summary>
 public enum DropReason

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-namespace Cicero.Model;
+namespace Cicero.Measurement;
 
 /// <summary>Counts events and turns each closed interval's count into a rate, smoothed by an <see cref="Ewma"/>.</summary>
 /// <remarks><see cref="Increment"/> is lock-free and may be called from any thread; <see cref="CloseInterval"/> from one.</remarks>

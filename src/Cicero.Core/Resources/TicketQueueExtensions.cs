@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Resources;
+using Cicero.Internal;
 
-namespace Cicero.Internal;
+namespace Cicero.Resources;
 
 /// <summary>Removal by ticket id from a queue of waiting sub-tasks, shared by the queue-based schedulers.</summary>
 internal static class TicketQueueExtensions

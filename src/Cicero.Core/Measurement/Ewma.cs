@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-namespace Cicero.Model;
+namespace Cicero.Measurement;
 
 /// <summary>An exponentially weighted moving average: value ← w·sample + (1 − w)·value; the first sample sets it.</summary>
 /// <remarks>A mutable struct kept in a field and updated in place; not thread-safe on its own.</remarks>
