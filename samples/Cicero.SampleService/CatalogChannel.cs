@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Client;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Hosting;
 using Cicero.Runtime;
 using Cicero.SampleService.Protos;

@@ -2,6 +2,7 @@
 
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Configuration;
+using Cicero.Grpc.Context;
 using Cicero.Runtime;
 using Grpc.Core;
 using Grpc.Net.Client.Configuration;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.LoadBalancing;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Server;

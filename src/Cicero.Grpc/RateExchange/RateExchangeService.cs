@@ -3,6 +3,7 @@
 using System.Security.Cryptography;
 using System.Text;
 using Cicero.Grpc.Configuration;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange.Protocol;
 using Cicero.Runtime;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Interop.Tests.Hosting;
 using Cicero.Grpc.Interop.Tests.Protos;

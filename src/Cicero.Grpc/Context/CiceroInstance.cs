@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
-using Cicero.Grpc.Context;
 using Microsoft.AspNetCore.Hosting.Server;
 using Microsoft.AspNetCore.Hosting.Server.Features;
 using Microsoft.Extensions.DependencyInjection;
 
-namespace Cicero.Grpc.Hosting;
+namespace Cicero.Grpc.Context;
 
 /// <summary>This process's identity: its service name and instance id (configured, or its first listening address).</summary>
 public sealed class CiceroInstance
