@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Emulator.Simulation.Topology;
 using HdrHistogram;
 
 namespace Cicero.Emulator.Measurement;

@@ -44,7 +44,7 @@ public static class DeadlineReportWriter
         var png = Path.Combine(folder, figure.Id + ".png");
         File.WriteAllBytes(png, bytes);
         var image = new StringBuilder();
-        Reports.Html.HtmlReport.AppendFigure(image, figure, bytes);
+        Reports.HtmlReport.AppendFigure(image, figure, bytes);
         var html = ReportWriter.WriteText(folder, HtmlFileName, Html(result, title, image.ToString()));
         return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = [csv], Png = [png] };
     }

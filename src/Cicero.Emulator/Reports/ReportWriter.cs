@@ -4,7 +4,6 @@ using System.Text;
 using System.Text.Json;
 using Cicero.Emulator.Reports.Charts;
 using Cicero.Emulator.Reports.Csv;
-using Cicero.Emulator.Reports.Html;
 using Cicero.Emulator.Reports.Json;
 using Cicero.Emulator.Simulation.Topology;
 

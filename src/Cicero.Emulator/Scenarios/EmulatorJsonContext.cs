@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Text.Json.Serialization;
-using Cicero.Emulator.Simulation.Topology;
 
 namespace Cicero.Emulator.Scenarios;
 
 /// <summary>
-/// Source-generated JSON metadata for scenario files and run results, so loading and writing need no reflection
+/// Source-generated JSON metadata for scenario files (results: TopologyRunResultJsonContext), so loading and writing need no reflection
 /// (trimming- and AOT-safe). Unknown fields are errors, so a typo in a scenario fails loudly instead of being ignored.
 /// </summary>
 [JsonSourceGenerationOptions(
@@ -18,8 +17,6 @@ namespace Cicero.Emulator.Scenarios;
     DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull,
     WriteIndented = true)]
 [JsonSerializable(typeof(ScenarioSpec))]
-[JsonSerializable(typeof(TopologyRunResult))]
-[JsonSerializable(typeof(List<TopologyRunResult>))]
 internal sealed partial class EmulatorJsonContext : JsonSerializerContext
 {
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Emulator.Measurement;
 using Cicero.Emulator.Reports;
 using Cicero.Emulator.Reports.Verdicts;
 using Cicero.Emulator.Simulation.Topology;

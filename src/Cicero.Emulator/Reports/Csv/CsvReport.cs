@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Emulator.Measurement;
 using Cicero.Emulator.Simulation.Topology;
 
 namespace Cicero.Emulator.Reports.Csv;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Emulator.Measurement;
+
 namespace Cicero.Emulator.Simulation.Topology;
 
 /// <summary>

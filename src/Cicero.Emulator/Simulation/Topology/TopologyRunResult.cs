@@ -72,5 +72,5 @@ public sealed class TopologyRunResult
 
     /// <summary>Writes the result as indented JSON (raw latencies left out).</summary>
     /// <returns>The JSON text.</returns>
-    public string ToJson() => JsonSerializer.Serialize(this, EmulatorJsonContext.Default.TopologyRunResult);
+    public string ToJson() => JsonSerializer.Serialize(this, TopologyRunResultJsonContext.Default.TopologyRunResult);
 }

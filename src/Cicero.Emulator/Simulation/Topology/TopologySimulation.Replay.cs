@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Emulator.Traces.Replay;
 using Cicero.Emulator.Workloads;
 
 namespace Cicero.Emulator.Simulation.Topology;
@@ -17,11 +16,10 @@ public sealed partial class TopologySimulation
 
     private void StartReplay(TraceReplayDriver replay)
     {
-        var plan = replay.Plan;
-        _replayWorkflows = new WorkflowDef[plan.Workflows.Count];
+        _replayWorkflows = new WorkflowDef[replay.WorkflowNames.Count];
         for (var w = 0; w < _replayWorkflows.Length; w++)
         {
-            var name = plan.Workflows[w].Name;
+            var name = replay.WorkflowNames[w];
             _replayWorkflows[w] = Compiled.Workflows.FirstOrDefault(d => d.Name == name)
                 ?? throw new InvalidOperationException($"The scenario has no workflow '{name}' of the replay plan.");
         }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
-using Cicero.Emulator.Traces.Replay;
 
 namespace Cicero.Emulator.Simulation.Topology;
 
 /// <summary>
-/// Feeds a <see cref="TraceReplayPlan"/> into a <see cref="TopologySimulation"/> through one enumerator of
-/// <see cref="TraceReplayPlan.Requests"/>: open loop (each request at its arrival divided by the speed-up, or spaced
+/// Feeds a replay plan's requests (Traces.Replay's TraceReplayPlan, which sits above the simulation) into a
+/// <see cref="TopologySimulation"/> through one enumerator: open loop (each request at its arrival divided by the speed-up, or spaced
 /// apart for isolation) or closed loop (N clients taking requests in trace order). Only the next request is held, so
 /// memory does not grow with the trace.
 /// </summary>
@@ -16,18 +15,19 @@ internal sealed class TraceReplayDriver : IDisposable
     private readonly IEnumerator<TraceReplayRequest> _requests;
     private bool _hasNext;
 
-    public TraceReplayDriver(TraceReplayPlan plan, int closedLoopClients, double speedUp, double isolationGapSeconds, Func<TraceReplayRequest, double?>? deadlineMs)
+    public TraceReplayDriver(IReadOnlyList<string> workflowNames, IEnumerable<TraceReplayRequest> requests, int closedLoopClients, double speedUp, double isolationGapSeconds, Func<TraceReplayRequest, double?>? deadlineMs)
     {
-        Plan = plan;
+        WorkflowNames = workflowNames;
         ClosedLoopClients = closedLoopClients;
         SpeedUp = speedUp;
         IsolationGapSeconds = isolationGapSeconds;
         DeadlineMs = deadlineMs;
-        _requests = plan.Requests.GetEnumerator();
+        _requests = requests.GetEnumerator();
         _hasNext = _requests.MoveNext();
     }
 
-    public TraceReplayPlan Plan { get; }
+    /// <summary>Gets the names of the plan's workflows, indexed by <see cref="TraceReplayRequest.Workflow"/>.</summary>
+    public IReadOnlyList<string> WorkflowNames { get; }
 
     /// <summary>Gets the number of closed-loop clients; 0 for open loop.</summary>
     public int ClosedLoopClients { get; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Text.Json.Serialization;
+using Cicero.Emulator.Measurement;
 
 namespace Cicero.Emulator.Simulation.Topology;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
+using Cicero.Emulator.Measurement;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Policies.Dropping;

@@ -33,7 +33,7 @@ public sealed class DeadlineExperimentResult
     /// Gets, over the requests that completed alone, the ratio of the service time they accrued (st of the progress
     /// metrics: LSTF's remaining-time base) to their completion time alone; null if none completed.
     /// </summary>
-    public Cicero.Emulator.Simulation.Topology.DistributionSummary? EstimateOverIsolated { get; init; }
+    public Cicero.Emulator.Measurement.DistributionSummary? EstimateOverIsolated { get; init; }
 
     /// <summary>Gets the rows, by load level then configuration, in the options' order.</summary>
     public IReadOnlyList<DeadlineExperimentRow> Rows { get; }

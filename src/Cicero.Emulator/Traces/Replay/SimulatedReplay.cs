@@ -59,7 +59,7 @@ public static class SimulatedReplay
             scenario = WithSeed(scenario, seed);
         }
 
-        using var driver = new TraceReplayDriver(plan, options.ClosedLoopClients, options.SpeedUp, isolationGapSeconds, options.DeadlineMs)
+        using var driver = new TraceReplayDriver([.. plan.Workflows.Select(w => w.Name)], plan.Requests, options.ClosedLoopClients, options.SpeedUp, isolationGapSeconds, options.DeadlineMs)
         {
             Observer = observer,
             SoftDeadlines = options.SoftDeadlines,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Emulator.Scenarios;
+using Cicero.Emulator.Simulation.Topology;
 
 namespace Cicero.Emulator.Traces.Replay;
 

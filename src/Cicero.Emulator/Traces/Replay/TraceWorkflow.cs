@@ -16,7 +16,7 @@ public sealed class TraceWorkflow
         IsWrite = isWrite;
     }
 
-    /// <summary>Gets its index in <see cref="TraceReplayPlan.Workflows"/> (what <see cref="TraceReplayRequest.Workflow"/> holds).</summary>
+    /// <summary>Gets its index in <see cref="TraceReplayPlan.Workflows"/> (what <see cref="Simulation.Topology.TraceReplayRequest.Workflow"/> holds).</summary>
     public int Index { get; }
 
     /// <summary>Gets the workflow's name in the scenario: <c>{tenant}.{op}</c> (with <c>+2</c>, <c>+3</c>... on a rare clash).</summary>
@@ -62,7 +62,7 @@ public sealed class TraceWorkflow
     /// Gets the workflow's DAG for the scenario: call Auth (cpu), then call PS, which calls BS <c>round(mean fan-out)</c>
     /// times in parallel (reads: the selected copy; writes: the primary) and then computes. Service times are log-normal
     /// with the workflow's mean and coefficient of variation (constant when they do not vary). The requests themselves
-    /// carry their exact fan-out and times (<see cref="TraceReplayRequest.Costs"/>).
+    /// carry their exact fan-out and times (<see cref="Simulation.Topology.TraceReplayRequest.Costs"/>).
     /// </summary>
     public WorkflowSpec Spec { get; internal set; } = new();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-namespace Cicero.Emulator.Traces.Replay;
+namespace Cicero.Emulator.Simulation.Topology;
 
 /// <summary>One request's work on the FE -> Auth -> PS -> BS topology.</summary>
 /// <param name="FanOut">Block-server sub-requests the PS sends (0: served at the PS).</param>

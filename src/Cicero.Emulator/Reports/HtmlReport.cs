@@ -8,7 +8,7 @@ using Cicero.Emulator.Reports.Csv;
 using Cicero.Emulator.Reports.Verdicts;
 using Cicero.Emulator.Simulation.Topology;
 
-namespace Cicero.Emulator.Reports.Html;
+namespace Cicero.Emulator.Reports;
 
 /// <summary>
 /// The HTML report: a verdict and an executive summary first, then the detail (outcomes, latencies, figures,

@@ -2,7 +2,7 @@
 
 using Cicero.Emulator.Simulation.ReplicaSelection;
 
-namespace Cicero.Emulator.Simulation.Topology;
+namespace Cicero.Emulator.Measurement;
 
 /// <summary>
 /// Summary statistics of a sample: latencies in milliseconds, or latencies normalised by the deadline (LND, a ratio).
