@@ -99,6 +99,23 @@ public sealed class ArchitectureTestTests
         }
     }
 
+    [Fact]
+    public void A_friend_that_is_not_a_test_project_is_reported()
+    {
+        string[] friends = ["Cicero.Core.Tests", "Cicero.Benchmarks", "Cicero.Grpc", "StorageTopology.Tests"];
+
+        var violation = Assert.Single(FriendAssemblies.Violations("Cicero.Core", friends));
+        Assert.StartsWith("Cicero.Core shows its internals to Cicero.Grpc", violation, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Friends_are_read_from_the_built_assembly()
+    {
+        // This test project has no friends; Cicero.Core names its tests.
+        Assert.Empty(FriendAssemblies.Read(Self));
+        Assert.Contains("Cicero.Core.Tests", FriendAssemblies.Read(Path.Combine(AppContext.BaseDirectory, "Cicero.Core.dll")));
+    }
+
     private static void Write(DirectoryInfo root, string folder, string file, string[] references)
     {
         var directory = Directory.CreateDirectory(Path.Combine(root.FullName, folder));

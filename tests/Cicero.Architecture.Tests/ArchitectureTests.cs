@@ -60,4 +60,17 @@ public sealed class ArchitectureTests
             name => ProjectLayers.Source.TryGetValue(name, out var layer) ? layer : sampleNames.Contains(name) ? ProjectLayers.Samples : null);
         Assert.True(violations.Count == 0, string.Join(Environment.NewLine, violations));
     }
+
+    [Theory]
+    [MemberData(nameof(SourceProjects))]
+    public void Internals_are_visible_to_test_projects_only(string project)
+    {
+        var friends = FriendAssemblies.Read(Path.Combine(AppContext.BaseDirectory, project + ".dll"));
+
+        Assert.Contains(friends, f => f.EndsWith(".Tests", StringComparison.Ordinal));
+        var violations = FriendAssemblies.Violations(project, friends);
+        Assert.True(violations.Count == 0, string.Join(Environment.NewLine, violations));
+    }
+
+    public static TheoryData<string> SourceProjects() => [.. ProjectLayers.Source.Keys.Where(p => p != "Cicero.Testing")];
 }

@@ -147,8 +147,16 @@ public sealed class RequestContextCodec
     public bool TryRead(ReadOnlySpan<byte> source, [NotNullWhen(true)] out RequestContext? context, [NotNullWhen(false)] out string? error) =>
         TryRead(source, null, out context, out error);
 
-    /// <summary>Decodes a context as of <paramref name="now"/>, a timestamp of this codec's clock the caller already read.</summary>
-    internal bool TryRead(ReadOnlySpan<byte> source, long? now, [NotNullWhen(true)] out RequestContext? context, [NotNullWhen(false)] out string? error)
+    /// <summary>
+    /// Decodes a context as of <paramref name="now"/>, a timestamp of this codec's clock the caller already read, so a
+    /// server reads its clock once per request (decision 0004); <see langword="null"/> reads the clock.
+    /// </summary>
+    /// <param name="source">The encoded bytes.</param>
+    /// <param name="now">The arrival timestamp (<see cref="TimeProvider.GetTimestamp"/> of this codec's clock), or null.</param>
+    /// <param name="context">The context when the input is valid.</param>
+    /// <param name="error">What is wrong and where, when it is not.</param>
+    /// <returns><see langword="true"/> if the input is a valid context.</returns>
+    public bool TryRead(ReadOnlySpan<byte> source, long? now, [NotNullWhen(true)] out RequestContext? context, [NotNullWhen(false)] out string? error)
     {
         context = null;
         if (source.Length > MaxEncodedLength)

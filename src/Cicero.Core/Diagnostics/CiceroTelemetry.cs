@@ -46,4 +46,19 @@ public static class CiceroTelemetry
 
     /// <summary>Tag: the downstream service.</summary>
     public const string ServiceTag = "cicero.service";
+
+    /// <summary>
+    /// Gets Cicero's activity source (named <see cref="Name"/>): the one the engines and Cicero's own adapters, such as
+    /// Cicero.Grpc's interceptors, start their spans from. Listen to it by name; start spans from it only in an adapter
+    /// that puts Cicero into a transport.
+    /// </summary>
+    public static System.Diagnostics.ActivitySource ActivitySource => CiceroInstruments.ActivitySource;
+
+    /// <summary>
+    /// Gets the name of a drop reason as it appears in the <see cref="DropReasonTag"/> tag and on the wire
+    /// (<c>rate_limited</c>, <c>deadline_infeasible</c>, ...; <c>none</c> for <see cref="DropReason.None"/>).
+    /// </summary>
+    /// <param name="reason">The reason.</param>
+    /// <returns>Its name.</returns>
+    public static string DropReasonName(DropReason reason) => CiceroInstruments.ToTag(reason);
 }

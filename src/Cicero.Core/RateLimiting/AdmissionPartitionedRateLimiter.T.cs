@@ -40,6 +40,25 @@ public sealed class AdmissionPartitionedRateLimiter<TResource> : PartitionedRate
     /// <returns>The workflow's limiter.</returns>
     public RateLimiter ForWorkflow(WorkflowId workflow) => new AdmissionRateLimiter(_acquirer, Admission.Registry.Resolve(workflow));
 
+    /// <summary>
+    /// Returns a <see cref="RateLimiter"/> over an already resolved workflow slot (the overflow slot included), sharing
+    /// this limiter's counters: for hosts that key their own partitions by slot, such as ASP.NET Core's
+    /// rate-limiting middleware in Cicero.Grpc.
+    /// </summary>
+    /// <param name="slot">A slot of <see cref="AdmissionController.Registry"/>.</param>
+    /// <returns>The slot's limiter.</returns>
+    /// <exception cref="ArgumentException">The slot belongs to another registry.</exception>
+    public RateLimiter ForSlot(WorkflowSlot slot)
+    {
+        ArgumentNullException.ThrowIfNull(slot);
+        if (!ReferenceEquals(slot.Registry, Admission.Registry))
+        {
+            throw new ArgumentException($"The slot of workflow '{slot.Id}' belongs to another workflow registry than this limiter's admission controller.", nameof(slot));
+        }
+
+        return new AdmissionRateLimiter(_acquirer, slot);
+    }
+
     /// <inheritdoc />
     public override RateLimiterStatistics? GetStatistics(TResource resource)
     {

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Internal;
-
 namespace Cicero.Resources;
 
 /// <summary>Serves sub-tasks in arrival order, whatever their workflow.</summary>
 /// <remarks>Single-threaded by contract, as every <see cref="ISubtaskScheduler"/>.</remarks>
 public sealed class FifoScheduler : ISubtaskScheduler
 {
-    private readonly Deque<SubtaskTicket> _queue = new();
+    private readonly SubtaskBacklog _queue = new();
 
     /// <summary>Gets a factory that creates FIFO schedulers under the name <see cref="SubtaskSchedulers.Fifo"/>.</summary>
     public static SubtaskSchedulerFactory Factory { get; } = new FifoSchedulerFactory();
@@ -17,13 +15,13 @@ public sealed class FifoScheduler : ISubtaskScheduler
     public int Count => _queue.Count;
 
     /// <inheritdoc />
-    public void Enqueue(in SubtaskTicket ticket) => _queue.PushBack(ticket);
+    public void Enqueue(in SubtaskTicket ticket) => _queue.Enqueue(ticket);
 
     /// <inheritdoc />
-    public bool TryDequeue(long now, out SubtaskTicket ticket) => _queue.TryPopFront(out ticket);
+    public bool TryDequeue(long now, out SubtaskTicket ticket) => _queue.TryDequeue(out ticket);
 
     /// <inheritdoc />
-    public bool TryRemove(in SubtaskTicket ticket) => _queue.TryRemoveById(ticket.Id);
+    public bool TryRemove(in SubtaskTicket ticket) => _queue.TryRemove(ticket.Id);
 
     /// <inheritdoc />
     public void OnCompleted(in SubtaskCompletion completion)

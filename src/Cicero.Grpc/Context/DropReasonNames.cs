@@ -9,7 +9,7 @@ public static class DropReasonNames
     /// <summary>Gets the wire name of a reason (<c>rate_limited</c>, <c>deadline_infeasible</c>, ...).</summary>
     /// <param name="reason">The reason.</param>
     /// <returns>The name.</returns>
-    public static string ToWire(DropReason reason) => Cicero.Diagnostics.CiceroInstruments.ToTag(reason);
+    public static string ToWire(DropReason reason) => Cicero.Diagnostics.CiceroTelemetry.DropReasonName(reason);
 
     /// <summary>Parses a wire name.</summary>
     /// <param name="name">The name.</param>

@@ -3,6 +3,7 @@
 using Cicero.Grpc.Configuration;
 using Grpc.Net.Client.Configuration;
 using Cicero.Policies.Registration;
+using Cicero.Runtime;
 using Microsoft.Extensions.Options;
 
 namespace Cicero.Grpc.Hosting;
@@ -54,12 +55,12 @@ internal sealed class CiceroGrpcOptionsValidator(PolicyCatalog catalog, CiceroCo
         }
 
         var rateChecked = errors.Count == beforeRate;
-        CheckCore(errors, "Core:Model", options.Core.Model.Validate);
-        CheckCore(errors, "Core:Admission", options.Core.Admission.Validate);
+        CheckCore(errors, "Core:Model", () => CiceroOptionsValidation.Validate(options.Core.Model));
+        CheckCore(errors, "Core:Admission", () => CiceroOptionsValidation.Validate(options.Core.Admission));
         if (rateChecked)
         {
             // Only when the rules above passed, so a bad quantile or interval is not reported twice.
-            CheckCore(errors, "Core:RateAdaptation", rate.Validate);
+            CheckCore(errors, "Core:RateAdaptation", () => CiceroOptionsValidation.Validate(rate));
         }
 
         CheckName(errors, _root.Of("RateLimitPolicy"), options.RateLimitPolicy, catalog.RateLimitPolicyNames);

@@ -20,23 +20,23 @@ namespace Cicero.Grpc.RateLimiting;
 internal sealed class CiceroRateLimiterPolicy(Func<HttpContext, WorkflowId> classify, int rejectionStatusCode)
     : IRateLimiterPolicy<CiceroRateLimiterPolicy.PartitionKey>
 {
-    private AdmissionAcquirer? _acquirer;
+    private AdmissionPartitionedRateLimiter<HttpContext>? _limiter;
 
     public Func<OnRejectedContext, CancellationToken, ValueTask>? OnRejected => Reject;
 
     public RateLimitPartition<PartitionKey> GetPartition(HttpContext httpContext)
     {
-        var acquirer = _acquirer ??= CreateAcquirer(httpContext.RequestServices);
-        var slot = acquirer.Admission.Registry.Resolve(classify(httpContext));
-        return RateLimitPartition.Get(new PartitionKey(acquirer, slot), static key => new AdmissionRateLimiter(key.Acquirer, key.Slot));
+        var limiter = _limiter ??= CreateLimiter(httpContext.RequestServices);
+        var slot = limiter.Admission.Registry.Resolve(classify(httpContext));
+        return RateLimitPartition.Get(new PartitionKey(limiter, slot), static key => key.Limiter.ForSlot(key.Slot));
     }
 
-    private static AdmissionAcquirer CreateAcquirer(IServiceProvider services)
+    private AdmissionPartitionedRateLimiter<HttpContext> CreateLimiter(IServiceProvider services)
     {
         var runtime = services.GetService<CiceroRuntime>()
             ?? throw new InvalidOperationException(
                 "AddCiceroPolicy needs Cicero's runtime in the container: call services.AddCicero(...) as well.");
-        return new AdmissionAcquirer(runtime.Admission);
+        return new AdmissionPartitionedRateLimiter<HttpContext>(runtime.Admission, classify);
     }
 
     private ValueTask Reject(OnRejectedContext context, CancellationToken cancellationToken)
@@ -57,5 +57,5 @@ internal sealed class CiceroRateLimiterPolicy(Func<HttpContext, WorkflowId> clas
     }
 
     /// <summary>A partition: one workflow slot of one admission controller.</summary>
-    internal readonly record struct PartitionKey(AdmissionAcquirer Acquirer, WorkflowSlot Slot);
+    internal readonly record struct PartitionKey(AdmissionPartitionedRateLimiter<HttpContext> Limiter, WorkflowSlot Slot);
 }

@@ -14,7 +14,7 @@ namespace Cicero.Grpc.Telemetry;
 /// </remarks>
 internal static class CiceroActivities
 {
-    private static ActivitySource Source => CiceroInstruments.ActivitySource;
+    private static ActivitySource Source => CiceroTelemetry.ActivitySource;
 
     /// <summary>Starts the span of a server-side RPC, named <c>"cicero.server {method}"</c>, and makes it current.</summary>
     /// <param name="method">The RPC's method, as gRPC names it (<c>/package.Service/Method</c>).</param>
@@ -97,5 +97,5 @@ internal static class CiceroActivities
     /// <summary>The <see cref="CiceroTelemetry.DropReasonTag"/> value of a reason, the same text Core's metrics use.</summary>
     /// <param name="reason">The reason.</param>
     /// <returns>The tag value.</returns>
-    internal static string ToTag(DropReason reason) => CiceroInstruments.ToTag(reason);
+    internal static string ToTag(DropReason reason) => CiceroTelemetry.DropReasonName(reason);
 }

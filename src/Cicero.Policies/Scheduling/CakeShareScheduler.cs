@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Internal;
 using Cicero.Resources;
 using Cicero.Workflows;
 
@@ -29,7 +28,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     private readonly Flow?[] _flows;
     private readonly double[] _shares;
     private readonly int[] _reservations;
-    private readonly Deque<int> _busy = new();
+    private readonly List<int> _busy = [];
     private readonly Lock _settingsLock = new();
     private double _virtualTime;
     private int _capacity = 1;
@@ -161,7 +160,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
             flow.Pass = Math.Max(flow.Pass, _virtualTime);
         }
 
-        flow.Queue.PushBack(ticket);
+        flow.Queue.Enqueue(ticket);
         _count++;
     }
 
@@ -193,7 +192,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
         }
 
         var winner = _flows[chosen]!;
-        winner.Queue.TryPopFront(out ticket);
+        winner.Queue.TryDequeue(out ticket);
         _count--;
         Start(chosen, winner, ticket.Cost);
         return true;
@@ -203,7 +202,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     public bool TryRemove(in SubtaskTicket ticket)
     {
         var flow = _flows[ticket.Workflow.Index];
-        if (flow is null || !flow.Queue.TryRemoveById(ticket.Id))
+        if (flow is null || !flow.Queue.TryRemove(ticket.Id))
         {
             return false;
         }
@@ -263,7 +262,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
         flow.Pass += Math.Max(cost, 1e-9) / GetShare(Registry[index]);
         if (flow.InFlight++ == 0)
         {
-            _busy.PushBack(index);
+            _busy.Add(index);
         }
     }
 
@@ -271,7 +270,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
 
     private sealed class Flow
     {
-        public Deque<SubtaskTicket> Queue { get; } = new(4);
+        public SubtaskBacklog Queue { get; } = new(4);
 
         public double Pass { get; set; }
 

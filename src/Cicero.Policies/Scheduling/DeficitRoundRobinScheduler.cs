@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Internal;
 using Cicero.Measurement;
 using Cicero.Resources;
 using Cicero.Workflows;
@@ -23,7 +22,9 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     private readonly DeficitRoundRobinOptions _options;
     private readonly FlowState?[] _flows;
     private readonly double[] _weights;
-    private readonly Deque<int> _active = new();
+    // The round's order of flows with work. A list, not a ring: rotating the front to the back shifts the few active
+    // flows (one per workflow with waiting work), and no other collection of the BCL removes from the middle in order.
+    private readonly List<int> _active = [];
     private double _largestCost;
     private double _measuredTotal;
     private long _measuredCount;
@@ -80,14 +81,14 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
             flow.ConfiguredWeight = _options.Weights.TryGetValue(ticket.Workflow.Id.Value, out var weight) ? weight : _options.DefaultWeight;
         }
 
-        flow.Queue.PushBack(ticket);
+        flow.Queue.Enqueue(ticket);
         _largestCost = Math.Max(_largestCost, CostOf(ticket, flow));
         if (!flow.Active)
         {
             flow.Active = true;
             flow.Deficit = 0;
             flow.InTurn = false;
-            _active.PushBack(index);
+            _active.Add(index);
         }
 
         _count++;
@@ -98,9 +99,9 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     {
         while (_active.Count > 0)
         {
-            _active.TryPeekFront(out var index);
+            var index = _active[0];
             var flow = _flows[index]!;
-            flow.Queue.TryPeekFront(out var head);
+            flow.Queue.TryPeek(out var head);
             var cost = CostOf(head, flow);
             if (!flow.InTurn)
             {
@@ -113,13 +114,13 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
 
             if (cost <= flow.Deficit)
             {
-                flow.Queue.TryPopFront(out ticket);
+                flow.Queue.TryDequeue(out ticket);
                 flow.Deficit -= cost;
                 _count--;
                 if (flow.Queue.Count == 0)
                 {
                     Deactivate(flow);
-                    _active.TryPopFront(out _);
+                    _active.RemoveAt(0);
                 }
 
                 return true;
@@ -127,8 +128,8 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
 
             // Not enough credit for the head: the turn ends and the workflow keeps its deficit for the next round.
             flow.InTurn = false;
-            _active.TryPopFront(out _);
-            _active.PushBack(index);
+            _active.RemoveAt(0);
+            _active.Add(index);
         }
 
         ticket = default;
@@ -139,7 +140,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     public bool TryRemove(in SubtaskTicket ticket)
     {
         var flow = _flows[ticket.Workflow.Index];
-        if (flow is null || !flow.Queue.TryRemoveById(ticket.Id))
+        if (flow is null || !flow.Queue.TryRemove(ticket.Id))
         {
             return false;
         }
@@ -206,7 +207,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
 
     private sealed class FlowState
     {
-        public Deque<SubtaskTicket> Queue { get; } = new(4);
+        public SubtaskBacklog Queue { get; } = new(4);
 
         public bool Active { get; set; }
 
