@@ -2,6 +2,7 @@
 
 using System.Globalization;
 using System.Text;
+using Cicero.Emulator.Measurement;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
 using static Cicero.Emulator.Reproduction.Claims;

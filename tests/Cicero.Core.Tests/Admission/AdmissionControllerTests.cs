@@ -2,6 +2,7 @@
 
 using Cicero.Admission;
 using Cicero.Context;
+using Cicero.Measurement;
 using Cicero.Model;
 using Cicero.Time;
 using Cicero.Workflows;
