@@ -15,8 +15,20 @@ namespace Cicero.Admission;
 /// <remarks>
 /// Thread-safe. Admitting without waiting completes synchronously and allocates nothing. Queued requests are released
 /// by one timer on the injected <see cref="TimeProvider"/>, so a virtual clock drives them deterministically.
+/// <para>
+/// Invariants, all under one lock: a workflow's queued requests wait in arrival order and are released only when its
+/// bucket has a token; a workflow with a non-empty queue is in the waiting list (a cancellation may leave it listed
+/// with an empty queue until the next timer pass removes it); the timer is armed for
+/// the earliest time a waiting workflow's bucket will hold a token, and disarmed when none waits; a request either
+/// completes once (admitted, rejected with its reason, cancelled, or failed by disposal) or waits, never both.
+/// </para>
+/// <para>
+/// The class is split by concern: admission (this file), rates and per-workflow limiters
+/// (<c>AdmissionController.Rates.cs</c>), and the waiters' release, cancellation and disposal
+/// (<c>AdmissionController.Waiters.cs</c>).
+/// </para>
 /// </remarks>
-public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, RequestContext>, IDisposable
+public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult, RequestContext>, IDisposable
 {
     private readonly Lock _lock = new();
     private readonly TimeProvider _timeProvider;
@@ -106,161 +118,6 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         return waiter.AsValueTask();
     }
 
-    /// <summary>Gets a workflow's admission rate σ.</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <returns>The rate, requests per second.</returns>
-    public double GetRate(WorkflowId workflow) => GetProperties(workflow).Rate;
-
-    /// <summary>Sets a workflow's admission rate σ, keeping its burst setting and queue bound.</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <param name="rate">Requests per second; +∞ for no limit.</param>
-    public void SetRate(WorkflowId workflow, double rate) => SetRate(Registry.Resolve(workflow), rate);
-
-    /// <summary>Sets a workflow's admission rate σ.</summary>
-    /// <param name="workflow">The workflow's slot.</param>
-    /// <param name="rate">Requests per second; +∞ for no limit.</param>
-    public void SetRate(WorkflowSlot workflow, double rate)
-    {
-        ArgumentNullException.ThrowIfNull(workflow);
-        double? burst;
-        int queueLimit;
-        lock (_lock)
-        {
-            var limiter = GetLimiter(workflow.Index, _timeProvider.GetTimestamp());
-            burst = limiter.ExplicitBurst;
-            queueLimit = limiter.QueueLimit;
-        }
-
-        Configure(workflow, new RateLimiterProperties(rate, burst, queueLimit));
-    }
-
-    /// <summary>Gets a workflow's limiter properties.</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <returns>Rate, burst and queue bound.</returns>
-    public RateLimiterProperties GetProperties(WorkflowId workflow)
-    {
-        var slot = Registry.Resolve(workflow);
-        lock (_lock)
-        {
-            var limiter = GetLimiter(slot.Index, _timeProvider.GetTimestamp());
-            return new RateLimiterProperties(limiter.Bucket.Rate, limiter.Bucket.Burst, limiter.QueueLimit);
-        }
-    }
-
-    /// <summary>Creates or reconfigures a workflow's limiter (Table 5.1's CreateRateLimiter and SetRateLimiterProperty).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <param name="properties">Rate, burst and queue bound.</param>
-    public void Configure(WorkflowId workflow, RateLimiterProperties properties) => Configure(Registry.Resolve(workflow), properties);
-
-    /// <summary>Gets the number of a workflow's requests waiting for a token.</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <returns>The queue length.</returns>
-    public int GetQueueLength(WorkflowId workflow)
-    {
-        if (!Registry.TryGet(workflow, out var slot))
-        {
-            return 0;
-        }
-
-        lock (_lock)
-        {
-            return _limiters[slot.Index]?.Queue.Count ?? 0;
-        }
-    }
-
-    /// <summary>Stops the controller: queued requests complete with <see cref="ObjectDisposedException"/> rather than hang.</summary>
-    public void Dispose()
-    {
-        _timer.Dispose();
-        List<WaitNode<AdmissionResult, RequestContext>>? abandoned = null;
-        lock (_lock)
-        {
-            foreach (var index in _waiting)
-            {
-                var queue = _limiters[index]!.Queue;
-                while (queue.TryPopFront(out var node))
-                {
-                    node!.IsQueued = false;
-                    (abandoned ??= []).Add(node);
-                }
-
-                _limiters[index]!.IsWaitingListed = false;
-            }
-
-            _waiting.Clear();
-        }
-
-        if (abandoned is null)
-        {
-            return;
-        }
-
-        foreach (var node in abandoned)
-        {
-            RecordQueueLength(-1);
-            node.SetException(new ObjectDisposedException(nameof(AdmissionController), "The admission controller was disposed while the request waited."));
-        }
-    }
-
-    void IWaitNodeOwner<AdmissionResult, RequestContext>.OnCancelled(WaitNode<AdmissionResult, RequestContext> node)
-    {
-        lock (_lock)
-        {
-            if (!node.IsQueued)
-            {
-                return;
-            }
-
-            var queue = _limiters[node.Tag]!.Queue;
-            for (var i = 0; i < queue.Count; i++)
-            {
-                if (ReferenceEquals(queue[i], node))
-                {
-                    queue.RemoveAt(i);
-                    break;
-                }
-            }
-
-            node.IsQueued = false;
-        }
-
-        RecordQueueLength(-1);
-        node.SetCanceled();
-    }
-
-    void IWaitNodeOwner<AdmissionResult, RequestContext>.Return(WaitNode<AdmissionResult, RequestContext> node)
-    {
-        lock (_lock)
-        {
-            if (_pool.Count < 256)
-            {
-                _pool.Push(node);
-            }
-        }
-    }
-
-    private void Configure(WorkflowSlot workflow, RateLimiterProperties properties)
-    {
-        properties.Validate();
-        lock (_lock)
-        {
-            var now = _timeProvider.GetTimestamp();
-            var limiter = GetLimiter(workflow.Index, now);
-            limiter.ExplicitBurst = properties.Burst;
-            limiter.QueueLimit = properties.QueueLimit;
-            limiter.Bucket.Reconfigure(properties.Rate, BurstFor(properties.Rate, properties.Burst), now);
-            ArmTimerLocked(now);
-        }
-
-        if (CiceroInstruments.AdmissionRate.Enabled)
-        {
-            CiceroInstruments.AdmissionRate.Record(properties.Rate, new KeyValuePair<string, object?>(CiceroTelemetry.WorkflowTag, workflow.Id.Value));
-        }
-
-        // A higher rate may let waiters through before the timer would have.
-        OnTimer();
-    }
-
     private AdmissionResult AdmitCore(
         RequestContext context,
         string? caller,
@@ -339,98 +196,6 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
         return new AdmissionResult(reason);
     }
 
-    private void OnTimer()
-    {
-        List<(WaitNode<AdmissionResult, RequestContext> Node, WorkflowSlot Slot)>? released = null;
-        lock (_lock)
-        {
-            var now = _timeProvider.GetTimestamp();
-            _timerDue = long.MaxValue;
-            for (var i = _waiting.Count - 1; i >= 0; i--)
-            {
-                var index = _waiting[i];
-                var limiter = _limiters[index]!;
-                limiter.Bucket.Refill(now);
-                while (limiter.Queue.Count > 0 && limiter.Bucket.TryTake())
-                {
-                    limiter.LastAdmittedAt = now;
-                    limiter.Queue.TryPopFront(out var node);
-                    node!.IsQueued = false;
-                    (released ??= []).Add((node, Registry[index]));
-                }
-
-                if (limiter.Queue.Count == 0)
-                {
-                    limiter.IsWaitingListed = false;
-                    _waiting.RemoveAt(i);
-                }
-            }
-
-            ArmTimerLocked(now);
-        }
-
-        if (released is null)
-        {
-            return;
-        }
-
-        foreach (var (node, slot) in released)
-        {
-            RecordQueueLength(-1);
-            RecordOutcome(slot, _model?.Find(slot.Index), DropReason.None);
-            node.SetResult(AdmissionResult.Admitted);
-        }
-    }
-
-    private void ArmTimerLocked(long now)
-    {
-        var due = long.MaxValue;
-        foreach (var index in _waiting)
-        {
-            // Refill first: a bucket last refilled long ago would otherwise look emptier than it is and push the timer out.
-            var bucket = _limiters[index]!.Bucket;
-            bucket.Refill(now);
-            var wait = bucket.TimeUntil(bucket.Deficit);
-            if (wait != long.MaxValue)
-            {
-                due = Math.Min(due, now + Math.Max(1, wait));
-            }
-        }
-
-        if (due == _timerDue)
-        {
-            return;
-        }
-
-        _timerDue = due;
-        if (due == long.MaxValue)
-        {
-            _timer.Change(Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
-            return;
-        }
-
-        var ticks = (long)Math.Ceiling((double)(due - now) * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency);
-        _timer.Change(TimeSpan.FromTicks(Math.Max(1, ticks)), Timeout.InfiniteTimeSpan);
-    }
-
-    private WorkflowLimiter GetLimiter(int index, long now)
-    {
-        var limiter = _limiters[index];
-        if (limiter is null)
-        {
-            var rate = _options.InitialRate;
-            limiter = new WorkflowLimiter(new TokenBucket(rate, BurstFor(rate, null), now, _timeProvider.TimestampFrequency), _options.QueueLimit)
-            {
-                // A new limiter counts as just admitted: no probe before a whole interval has passed.
-                LastAdmittedAt = now,
-                LastProbeAt = now,
-            };
-            _limiters[index] = limiter;
-        }
-
-        return limiter;
-    }
-
     /// <summary>
     /// Whether a request refused as deadline-infeasible is admitted instead, as the probe that lets a completion correct a
     /// stale estimate (<see cref="AdmissionOptions.InfeasibleProbeInterval"/>): only when the estimate alone makes it
@@ -449,51 +214,5 @@ public sealed class AdmissionController : IWaitNodeOwner<AdmissionResult, Reques
 
         var interval = (long)(_options.InfeasibleProbeInterval.TotalSeconds * _timeProvider.TimestampFrequency);
         return now - limiter.LastAdmittedAt >= interval && now - limiter.LastProbeAt >= interval;
-    }
-
-    private double BurstFor(double rate, double? explicitBurst) =>
-        explicitBurst ?? (double.IsPositiveInfinity(rate) ? 1 : Math.Max(1, rate * _options.BurstWindow.TotalSeconds));
-
-    private static void RecordOutcome(WorkflowSlot slot, WorkflowModel? model, DropReason reason)
-    {
-        var workflowTag = new KeyValuePair<string, object?>(CiceroTelemetry.WorkflowTag, slot.Id.Value);
-        if (reason == DropReason.None)
-        {
-            model?.RecordAdmitted();
-            if (CiceroInstruments.RequestsAdmitted.Enabled)
-            {
-                CiceroInstruments.RequestsAdmitted.Add(1, workflowTag);
-            }
-        }
-        else if (CiceroInstruments.RequestsDropped.Enabled)
-        {
-            CiceroInstruments.RequestsDropped.Add(
-                1, workflowTag, new KeyValuePair<string, object?>(CiceroTelemetry.DropReasonTag, CiceroInstruments.ToTag(reason)));
-        }
-    }
-
-    private static void RecordQueueLength(int delta)
-    {
-        if (CiceroInstruments.AdmissionQueueLength.Enabled)
-        {
-            CiceroInstruments.AdmissionQueueLength.Add(delta);
-        }
-    }
-
-    private sealed class WorkflowLimiter(TokenBucket bucket, int queueLimit)
-    {
-        public readonly Deque<WaitNode<AdmissionResult, RequestContext>> Queue = new(4);
-
-        public TokenBucket Bucket { get; } = bucket;
-
-        public int QueueLimit { get; set; } = queueLimit;
-
-        public double? ExplicitBurst { get; set; }
-
-        public bool IsWaitingListed { get; set; }
-
-        public long LastAdmittedAt { get; set; }
-
-        public long LastProbeAt { get; set; }
     }
 }
