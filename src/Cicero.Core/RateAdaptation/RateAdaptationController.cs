@@ -3,6 +3,7 @@
 using Cicero.Admission;
 using Cicero.Diagnostics;
 using Cicero.Model;
+using Cicero.Resources;
 using Cicero.Workflows;
 
 namespace Cicero.RateAdaptation;
@@ -227,6 +228,7 @@ public sealed class RateAdaptationController : IDisposable
                 {
                     TotalDemand = resources[r].TotalDemand,
                     StandingQueueIntervals = resources[r].StandingQueueIntervals,
+                    MeanServiceTime = MeanServiceTime(resources[r], registry, count),
                 });
             }
 
@@ -556,6 +558,34 @@ public sealed class RateAdaptationController : IDisposable
         }
 
         return result;
+    }
+
+    /// <summary>
+    /// The resource's mean service time weighted by arrivals: Σ demand ÷ Σ (demand ÷ service time), since each
+    /// workflow's demand is its sub-task arrival rate times its own mean service time.
+    /// </summary>
+    private static double MeanServiceTime(ResourceSemaphore resource, WorkflowRegistry registry, int count)
+    {
+        var demand = 0.0;
+        var arrivals = 0.0;
+        var unweighted = 0.0;
+        for (var i = 0; i < count; i++)
+        {
+            var slot = registry[i];
+            if (resource.GetServiceTime(slot) is not { } time || time <= TimeSpan.Zero)
+            {
+                continue;
+            }
+
+            var seconds = time.TotalSeconds;
+            var workflowDemand = resource.GetDemand(slot);
+            demand += workflowDemand;
+            arrivals += workflowDemand / seconds;
+            unweighted = Math.Max(unweighted, seconds);
+        }
+
+        // With no arrivals measured, the longest known service time errs towards the longer (more patient) window.
+        return arrivals > 0 ? demand / arrivals : unweighted;
     }
 
     private bool IsUsable(DownstreamInstanceState instance, long now) =>

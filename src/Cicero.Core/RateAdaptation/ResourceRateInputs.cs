@@ -19,4 +19,11 @@ public readonly record struct ResourceRateInputs(string Name, int Capacity, doub
 
     /// <summary>Gets how many control intervals in a row the resource's wait queue never emptied (a standing queue).</summary>
     public int StandingQueueIntervals { get; init; }
+
+    /// <summary>
+    /// Gets the mean service time of a sub-task here, in seconds, weighted by the workflows' arrivals; 0 before any
+    /// sub-task has completed. A policy scales its time windows with it: a queue that stands for 300 ms says little on a
+    /// resource where one sub-task holds a permit for 200 ms.
+    /// </summary>
+    public double MeanServiceTime { get; init; }
 }

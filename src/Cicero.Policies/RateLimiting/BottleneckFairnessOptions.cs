@@ -73,9 +73,41 @@ public sealed class BottleneckFairnessOptions
     public int CongestionIntervals { get; set; } = 3;
 
     /// <summary>
+    /// Gets or sets how many mean service times (per permit) a resource's wait queue must also have stood before its load
+    /// above the capacity counts as a bottleneck: the window is the larger of <see cref="CongestionIntervals"/> and
+    /// <c>CongestionServiceTimes</c> × mean service time ÷ capacity. Where one sub-task holds a permit for longer than an
+    /// interval, a few intervals of queue are a handful of arrivals bunching, not overload.
+    /// </summary>
+    /// <value>10 (Algorithm 4 as written: 0, no scaling). Values must be in [0, 1000].</value>
+    public double CongestionServiceTimes { get; set; } = 10;
+
+    /// <summary>
+    /// Gets or sets the time over which a bottleneck's backlog is to be drained. Once a resource is a bottleneck it stays
+    /// one until its wait queue empties, and the capacity shared among the workflows is the target load less what
+    /// drains the backlog in this time (waiting sub-tasks × mean service time ÷ this time), but never less than
+    /// (1 − <see cref="MaxDecrease"/>) × the target load. Offered demand alone cannot see a backlog: shares that sum to
+    /// the capacity keep whatever queue a flood built standing for good, and every request waits behind it.
+    /// <see cref="TimeSpan.Zero"/> turns both off.
+    /// </summary>
+    /// <value>1 s (Algorithm 4 as written: <see cref="TimeSpan.Zero"/>, a resource is a bottleneck only while its load exceeds the capacity).</value>
+    public TimeSpan QueueDrainTime { get; set; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// Gets or sets the fraction of a bottleneck's target load that the workflows held back by rate control may fill:
+    /// the rest of their max-min shares, (1 − this) × the target, is taken from them (as the backlog's drain is), never
+    /// from a workflow within its fair share. Below 1 it keeps the resource short of saturation under an aggressor, so
+    /// the compliant workflows see a shorter queue, at the price of that much goodput; 1 lets the held-back workflows
+    /// fill the resource, which also absorbs a burst near the capacity without cutting it.
+    /// </summary>
+    /// <value>1. Values must be in (0, 1].</value>
+    public double BottleneckUtilization { get; set; } = 1;
+
+    /// <summary>
     /// Gets or sets the fraction by which a limited workflow's rate may also grow per interval, on top of the additive
-    /// probe: σ grows by the larger of β(1 + φ/n) and <c>RampFactor</c> × σ, so a rate recovers in a few intervals
-    /// whatever its scale (β alone takes a second to add 100 requests/s at the default interval, a minute to add 6,000).
+    /// probe: σ grows by the larger of β(1 + φ/n) and min(<c>RampFactor</c>, φ) × σ, so a rate recovers in a few
+    /// intervals whatever its scale (β alone takes a second to add 100 requests/s at the default interval, a minute to
+    /// add 6,000), while near the capacity (φ → 0) it only probes: a multiplicative ramp at a full resource overshoots it
+    /// by the ramp factor every interval until the standing-queue test catches up.
     /// </summary>
     /// <value>0.2 (Algorithm 4 as written: 0, additive only). Values must be in [0, 1].</value>
     public double RampFactor { get; set; } = 0.2;
@@ -105,6 +137,9 @@ public sealed class BottleneckFairnessOptions
         TargetLoad = 1,
         LoadSignal = BottleneckLoadSignal.HeldAndWaiting,
         CongestionIntervals = 0,
+        CongestionServiceTimes = 0,
+        QueueDrainTime = TimeSpan.Zero,
+        BottleneckUtilization = 1,
         RampFactor = 0,
         UnlimitedUntilOverload = false,
     };
@@ -151,6 +186,21 @@ public sealed class BottleneckFairnessOptions
         if (CongestionIntervals is < 0 or > 1000)
         {
             throw new ArgumentOutOfRangeException(nameof(CongestionIntervals), CongestionIntervals, "The congestion intervals must be in [0, 1000].");
+        }
+
+        if (!(CongestionServiceTimes >= 0 && CongestionServiceTimes <= 1000))
+        {
+            throw new ArgumentOutOfRangeException(nameof(CongestionServiceTimes), CongestionServiceTimes, "The congestion window in service times must be in [0, 1000].");
+        }
+
+        if (!(BottleneckUtilization > 0 && BottleneckUtilization <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(BottleneckUtilization), BottleneckUtilization, "The bottleneck utilization must be a fraction in (0, 1].");
+        }
+
+        if (QueueDrainTime < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(QueueDrainTime), QueueDrainTime, "The queue drain time must be zero (off) or positive.");
         }
 
         if (!(RampFactor >= 0 && RampFactor <= 1))

@@ -32,6 +32,11 @@ namespace Cicero.Policies.RateLimiting;
 /// </remarks>
 public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
 {
+    // How many arrivals the smoothed demand spans at least (about 20% noise for Poisson arrivals), and the least weight
+    // of a new interval in it (so the average still follows a change within a couple of seconds).
+    private const double SmoothedArrivals = 30;
+    private const double MinimumWeight = 0.05;
+
     private readonly double _probe;
     private readonly double _initialRate;
     private readonly double _minimumRate;
@@ -42,7 +47,14 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly int _congestionIntervals;
     private readonly double _rampFactor;
     private readonly bool _unlimitedUntilOverload;
+    private readonly double _congestionServiceTimes;
+    private readonly double _drainSeconds;
+    private readonly double _utilization;
     private double[] _loads = [];
+    private bool[] _congested = [];
+    private double[] _totalDemand = [];
+    private double[] _demand = [];
+    private int _resourceCount;
     private double[] _shares = [];
 
     /// <summary>Creates the policy.</summary>
@@ -62,6 +74,9 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         _congestionIntervals = options.CongestionIntervals;
         _rampFactor = options.RampFactor;
         _unlimitedUntilOverload = options.UnlimitedUntilOverload;
+        _congestionServiceTimes = options.CongestionServiceTimes;
+        _drainSeconds = options.QueueDrainTime.TotalSeconds;
+        _utilization = options.BottleneckUtilization;
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -98,29 +113,48 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         }
 
         // Line 1: k′ = argmin φ_k, with φ measured against the target load (c at the default of 1). A resource over it
-        // is a bottleneck only once its queue has stood for the congestion intervals; until then it is spare capacity
-        // at φ = 0, so nothing ramps on it either.
+        // is a bottleneck only once its queue has stood for the congestion window; until then it is spare capacity
+        // at φ = 0, so nothing grows faster than the probe on it either. With a drain time, a bottleneck stays one until
+        // its queue empties, sharing the capacity less what drains its backlog.
         var tightest = -1;
         var spare = 1.0;
         var bottleneck = -1;
         var overload = 0.0;
+        var bottleneckCapacity = 0.0;
+        var bottleneckDrain = 0.0;
         var resources = inputs.Resources;
+        Smooth(inputs);
         for (var k = 0; k < resources.Length; k++)
         {
-            if (resources[k].Capacity <= 0)
+            ref readonly var resource = ref resources[k];
+            if (resource.Capacity <= 0)
             {
+                _congested[k] = false;
                 continue;
             }
 
-            var target = resources[k].Capacity * _targetLoad;
-            var load = _offeredDemand ? resources[k].TotalDemand : resources[k].TotalLoad;
+            var target = resource.Capacity * _targetLoad;
+            var load = _offeredDemand ? _totalDemand[k] : resource.TotalLoad;
             var fraction = (target - load) / target;
-            if (fraction < 0 && resources[k].StandingQueueIntervals >= _congestionIntervals)
+            _congested[k] = _drainSeconds > 0 && _congested[k] && resource.StandingQueueIntervals > 0;
+            // A flood (demand past twice the target) needs no patience: one interval of queue is evidence enough, and each
+            // interval of waiting admits another interval of it into a backlog that every later request waits behind.
+            var window = _congestionServiceTimes > 0 && fraction < -1 ? Math.Min(1, _congestionIntervals) : CongestionWindow(resource, inputs.IntervalSeconds);
+            if (!_congested[k] && fraction < 0 && resource.StandingQueueIntervals >= window)
             {
+                _congested[k] = true;
+            }
+
+            if (_congested[k])
+            {
+                var shared = target;
+                fraction = (shared - load) / shared;
                 if (bottleneck < 0 || fraction < overload)
                 {
                     bottleneck = k;
                     overload = fraction;
+                    bottleneckCapacity = shared;
+                    bottleneckDrain = ((1 - _utilization) * target) + Drain(resource);
                 }
             }
             else if (tightest < 0 || Math.Max(0, fraction) < spare)
@@ -136,12 +170,86 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         }
         else
         {
-            ShareBottleneck(inputs, localRates, bottleneck);
+            ShareBottleneck(inputs, localRates, bottleneck, bottleneckCapacity, bottleneckDrain, flood: _congestionServiceTimes > 0 && overload < -1);
         }
     }
 
+    /// <summary>
+    /// Averages the offered demand over the congestion window: where a sub-task takes longer than an interval, one
+    /// interval sees a handful of arrivals or none, and demand read from it swings between 0 and several times the
+    /// capacity. Where the window is the configured count of intervals, the measure is taken as it is.
+    /// </summary>
+    private void Smooth(LocalRateInputs inputs)
+    {
+        var resources = inputs.Resources;
+        var workflows = inputs.Workflows.Length;
+        if (_resourceCount != resources.Length || _demand.Length < workflows * resources.Length)
+        {
+            // A new resource (or many new workflows) changes the layout: start the averages again.
+            _resourceCount = resources.Length;
+            _congested = new bool[resources.Length];
+            _totalDemand = new double[resources.Length];
+            _demand = new double[Math.Max(workflows, 16) * resources.Length * 2];
+            Array.Fill(_totalDemand, double.NaN);
+            Array.Fill(_demand, double.NaN);
+        }
+
+        for (var k = 0; k < resources.Length; k++)
+        {
+            var window = CongestionWindow(resources[k], inputs.IntervalSeconds);
+            var weight = window > _congestionIntervals && _congestionIntervals > 0 ? (double)_congestionIntervals / window : 1;
+            if (_congestionServiceTimes > 0 && resources[k].MeanServiceTime > 0)
+            {
+                // A rate read from a handful of arrivals is mostly noise: average over about SmoothedArrivals of them.
+                var arrivals = resources[k].TotalDemand / resources[k].MeanServiceTime * inputs.IntervalSeconds;
+                weight = Math.Min(weight, Math.Clamp(arrivals / SmoothedArrivals, MinimumWeight, 1));
+            }
+
+            _totalDemand[k] = Average(_totalDemand[k], resources[k].TotalDemand, weight);
+            for (var j = 0; j < workflows; j++)
+            {
+                ref var demand = ref _demand[(j * _resourceCount) + k];
+                demand = Average(demand, inputs.GetDemand(j, k), weight);
+            }
+        }
+    }
+
+    private static double Average(double average, double sample, double weight) =>
+        double.IsNaN(average) ? sample : average + (weight * (sample - average));
+
+    /// <summary>
+    /// How many intervals the queue must stand: the configured count, or more where a sub-task holds a permit for long,
+    /// so the window spans enough service completions (mean service time ÷ permits each) to tell overload from bunching.
+    /// </summary>
+    private int CongestionWindow(in ResourceRateInputs resource, double intervalSeconds)
+    {
+        if (!(_congestionServiceTimes > 0 && resource.MeanServiceTime > 0 && intervalSeconds > 0))
+        {
+            return _congestionIntervals;
+        }
+
+        var intervals = Math.Ceiling(_congestionServiceTimes * resource.MeanServiceTime / resource.Capacity / intervalSeconds);
+        return (int)Math.Clamp(intervals, _congestionIntervals, 1000);
+    }
+
+    /// <summary>
+    /// The permits whose release drains the resource's backlog in the drain time (RCP's queue term: a demand of
+    /// c − W·s/τ shrinks a queue of W sub-tasks of service time s in τ). Waiting sub-tasks are the load above the
+    /// capacity: with a standing queue every permit is held.
+    /// </summary>
+    private double Drain(in ResourceRateInputs resource)
+    {
+        if (!(_drainSeconds > 0 && resource.MeanServiceTime > 0))
+        {
+            return 0;
+        }
+
+        var waiting = Math.Max(0, resource.TotalLoad - resource.Capacity);
+        return waiting * resource.MeanServiceTime / _drainSeconds;
+    }
+
     private double Load(LocalRateInputs inputs, int workflow, int resource) =>
-        _offeredDemand ? inputs.GetDemand(workflow, resource) : inputs.GetLoad(workflow, resource);
+        _offeredDemand ? _demand[(workflow * _resourceCount) + resource] : inputs.GetLoad(workflow, resource);
 
     private void RampUp(LocalRateInputs inputs, Span<double> localRates, int tightest, double spare)
     {
@@ -158,13 +266,13 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         {
             var workflow = workflows[j];
             localRates[j] = workflow.IsLeaf
-                ? Ramp(workflow, step, release: _unlimitedUntilOverload)
+                ? Ramp(workflow, step, Math.Min(_rampFactor, spare), release: _unlimitedUntilOverload)
                 : workflow.DownstreamRate; // Line 7: inherit the downstream rate σ′.
         }
     }
 
     /// <summary>Grows a leaf workflow's rate by the probe, holding it once it is well above what the workflow offers.</summary>
-    private double Ramp(in WorkflowRateInputs workflow, double step, bool release)
+    private double Ramp(in WorkflowRateInputs workflow, double step, double growth, bool release)
     {
         var sigma = workflow.CurrentRate;
         if (_unlimitedUntilOverload && double.IsPositiveInfinity(sigma))
@@ -175,18 +283,21 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
 
         var from = sigma > 0 && double.IsFinite(sigma) ? sigma : Math.Max(_initialRate, workflow.AdmittedRate);
 
-        // Rate validation: a rate already well above what the workflow offers is held, not grown further.
-        var ceiling = _rampHeadroom * Math.Max(_initialRate, workflow.ArrivalRate);
+        // Rate validation: a rate already well above what the workflow offers is held, not grown further. The safe
+        // defaults measure "above" against the demand alone: a floor of the initial rate would let a workflow offering
+        // 2 requests/s hold 20.
+        var ceiling = _rampHeadroom * (_unlimitedUntilOverload ? workflow.ArrivalRate : Math.Max(_initialRate, workflow.ArrivalRate));
         if (from >= ceiling)
         {
             // With capacity spare, a limit the workflow no longer reaches protects nothing: lift it.
             return release ? double.PositiveInfinity : Math.Max(_minimumRate, from);
         }
 
-        return Math.Max(_minimumRate, Math.Max(from + step, from * (1 + _rampFactor)));
+        var grown = Math.Max(from + step, from * (1 + growth));
+        return Math.Max(_minimumRate, _unlimitedUntilOverload ? Math.Min(ceiling, grown) : grown);
     }
 
-    private void ShareBottleneck(LocalRateInputs inputs, Span<double> localRates, int tightest)
+    private void ShareBottleneck(LocalRateInputs inputs, Span<double> localRates, int tightest, double capacity, double drain, bool flood)
     {
         var workflows = inputs.Workflows;
         var n = workflows.Length;
@@ -203,8 +314,9 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             loads[j] = Load(inputs, j, tightest);
         }
 
-        // Line 9: max-min fair shares of c_k′ (times the target load) over the loads on k′, in permits.
-        MaxMinFairness.Allocate(loads, inputs.Resources[tightest].Capacity * _targetLoad, shares);
+        // Line 9: max-min fair shares of c_k′ (times the target load and the utilization) over the loads on k′, in permits.
+        MaxMinFairness.Allocate(loads, capacity, shares);
+        DrainFromHeldBack(loads, shares, drain);
         for (var j = 0; j < n; j++)
         {
             var workflow = workflows[j];
@@ -222,13 +334,41 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             if (ratio >= 1)
             {
                 // Within its fair share: an unlimited workflow stays so; a limited one probes upwards, bounded.
-                localRates[j] = _unlimitedUntilOverload ? Ramp(workflow, _probe, release: false)
+                localRates[j] = _unlimitedUntilOverload ? Ramp(workflow, _probe, Math.Min(_rampFactor, ratio - 1), release: false)
                     : Math.Max(_minimumRate, Measured(workflow, sigma) + _probe);
                 continue;
             }
 
-            ratio = Math.Max(ratio, _smallestRatio);
-            localRates[j] = Math.Max(_minimumRate, _unlimitedUntilOverload ? CutToLevel(workflow, sigma, ratio) : Measured(workflow, sigma) * ratio);
+            // Under a flood the cut goes to the fair level at once: halving 10x the capacity takes four intervals of it.
+            ratio = Math.Max(ratio, flood ? 0 : _smallestRatio);
+            localRates[j] = Math.Max(_minimumRate, _unlimitedUntilOverload ? CutToLevel(workflow, sigma, ratio, flood ? 0 : _smallestRatio) : Measured(workflow, sigma) * ratio);
+        }
+    }
+
+    /// <summary>
+    /// Takes the backlog's drain out of the shares of the workflows held below their load, in proportion to their
+    /// shares, at most the decrease limit of each: the backlog is theirs, and a workflow within its fair share keeps all
+    /// it offers (taking the drain from the capacity before sharing would cut it too).
+    /// </summary>
+    private void DrainFromHeldBack(ReadOnlySpan<double> loads, Span<double> shares, double drain)
+    {
+        var held = 0.0;
+        for (var j = 0; j < loads.Length; j++)
+        {
+            held += loads[j] > shares[j] ? shares[j] : 0;
+        }
+
+        if (!(drain > 0 && held > 0))
+        {
+            return;
+        }
+
+        for (var j = 0; j < loads.Length; j++)
+        {
+            if (loads[j] > shares[j])
+            {
+                shares[j] = Math.Max(shares[j] * _smallestRatio, shares[j] - (drain * shares[j] / held));
+            }
         }
     }
 
@@ -244,11 +384,11 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     /// interval's measures; never raises σ and never cuts more than the decrease limit at once. Multiplying σ instead
     /// compounds: the load lags the cut by an interval or more, so the same excess is cut again and again.
     /// </summary>
-    private double CutToLevel(in WorkflowRateInputs workflow, double sigma, double ratio)
+    private double CutToLevel(in WorkflowRateInputs workflow, double sigma, double ratio, double smallestRatio)
     {
         var measured = workflow.ArrivalRate > 0 ? workflow.ArrivalRate : Measured(workflow, sigma);
         var from = double.IsPositiveInfinity(sigma) ? measured : sigma;
-        return Math.Min(from, Math.Max(measured * ratio, from * _smallestRatio));
+        return Math.Min(from, Math.Max(measured * ratio, from * smallestRatio));
     }
 
     private sealed class BottleneckFairnessFactory(string name, BottleneckFairnessOptions options) : RateLimitPolicyFactory

@@ -262,7 +262,7 @@ public class BottleneckFairnessPolicyTests
 
         var policy = factory.Create(new RateLimitPolicyContext(new WorkflowRegistry(), TimeSpan.FromMilliseconds(100)));
 
-        Assert.Equal([25.0], RateInputsBuilder.Run(policy, new RateInputsBuilder().Workflow("a", current: 5).Build()));
+        Assert.Equal([25.0], RateInputsBuilder.Run(policy, new RateInputsBuilder().Workflow("a", current: 5, arrival: 20).Build()));
     }
 
     [Theory]

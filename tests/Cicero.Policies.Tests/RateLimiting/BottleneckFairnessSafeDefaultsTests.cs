@@ -66,6 +66,70 @@ public class BottleneckFairnessSafeDefaultsTests
         Assert.Equal(double.PositiveInfinity, Run(new BottleneckFairnessOptions(), slack)[0]);
     }
 
+    [Fact]
+    public void Flood_IsCutAtOnceToItsLevel_AfterOneIntervalOfQueue()
+    {
+        // Offered demand 10 on 2 permits: past twice the target, one interval of standing queue is enough, and the cut
+        // is not halved per interval: fair share 1 permit each of 5 offered, 100/s × 1 ÷ 5 = 20/s at once.
+        var flood = Inputs(current: double.PositiveInfinity, arrival: 100, loads: [40, 40], demands: [5, 5], standing: 1);
+        Assert.All(Run(new BottleneckFairnessOptions(), flood), rate => Assert.Equal(20.0, rate, 9));
+
+        // Just over the capacity (demand 3 on 2) one interval of queue is bunching, not evidence.
+        var busy = Inputs(current: double.PositiveInfinity, arrival: 100, loads: [5, 5], demands: [1.5, 1.5], standing: 1);
+        Assert.Equal([double.PositiveInfinity, double.PositiveInfinity], Run(new BottleneckFairnessOptions(), busy));
+    }
+
+    [Fact]
+    public void CongestionWindow_ScalesWithTheServiceTime()
+    {
+        // 2 permits held for 200 ms each: 10 service times per permit are 1 s, 10 intervals, not 3.
+        var early = Inputs(current: double.PositiveInfinity, arrival: 100, loads: [4, 4], demands: [1.2, 1.2], standing: 9, serviceTime: 0.2);
+        Assert.Equal([double.PositiveInfinity, double.PositiveInfinity], Run(new BottleneckFairnessOptions(), early));
+
+        var late = Inputs(current: double.PositiveInfinity, arrival: 100, loads: [4, 4], demands: [1.2, 1.2], standing: 10, serviceTime: 0.2);
+        Assert.All(Run(new BottleneckFairnessOptions(), late), rate => Assert.True(rate < 100, $"σ {rate}"));
+
+        // Where a service takes 10 ms the configured 3 intervals stand.
+        var fast = Inputs(current: double.PositiveInfinity, arrival: 100, loads: [4, 4], demands: [1.2, 1.2], standing: 3, serviceTime: 0.01);
+        Assert.All(Run(new BottleneckFairnessOptions(), fast), rate => Assert.True(rate < 100, $"σ {rate}"));
+    }
+
+    [Fact]
+    public void Backlog_IsDrainedFromTheHeldBackWorkflow_NotFromOneWithinItsShare()
+    {
+        // a offers 0.5 permits (within its fair share), b 2.5 and gets the other 1.5; 20 sub-tasks of 10 ms wait: 0.2
+        // permits drain them in the 1 s drain time, and they come out of b's share: 1.3 ÷ 2.5 of its arrivals.
+        var policy = new BottleneckFairnessPolicy();
+        var rates = new double[2];
+        var inputs = LocalRateInputs.Create(
+            0.1,
+            [Workflow("a", double.PositiveInfinity, 20), Workflow("b", double.PositiveInfinity, 100)],
+            [new ResourceRateInputs("disk", 2, 22) { TotalDemand = 3, StandingQueueIntervals = 3, MeanServiceTime = 0.01 }],
+            [2, 20],
+            [0.5, 2.5]);
+        policy.ComputeLocalRates(inputs, rates, 0);
+
+        Assert.Equal(double.PositiveInfinity, rates[0]);
+        Assert.Equal(100 * 1.3 / 2.5, rates[1], 9);
+    }
+
+    [Fact]
+    public void LimitedWorkflow_NearTheCapacity_RampsByTheSpareFraction()
+    {
+        // 95% of the resource offered: σ grows by 5% (or β), not by the 20% ramp factor that would overshoot the
+        // capacity every interval until the standing-queue test catches up.
+        var inputs = Inputs(current: 500, arrival: 1000, loads: [0.95, 0.95], demands: [0.95, 0.95], standing: 0);
+        Assert.Equal(525, Run(new BottleneckFairnessOptions(), inputs)[0], 9);
+    }
+
+    [Fact]
+    public void Ramp_OfAWorkflowOfferingLittle_StopsAtTwiceItsDemand()
+    {
+        // 2 requests/s: β = 10/s would take σ from 3 to 13+, six times the demand; the ceiling is 2 × 2 = 4/s.
+        var inputs = Inputs(current: 3, arrival: 2, loads: [0.01, 0.01], demands: [0.01, 0.01], standing: 0);
+        Assert.Equal([4.0, 4.0], Run(new BottleneckFairnessOptions(), inputs));
+    }
+
     private static double[] Run(BottleneckFairnessOptions options, LocalRateInputs inputs)
     {
         var rates = new double[inputs.Workflows.Length];
@@ -73,15 +137,15 @@ public class BottleneckFairnessSafeDefaultsTests
         return rates;
     }
 
-    private LocalRateInputs Inputs(double current, double arrival, double[] loads, double[] demands, int standing)
-    {
-        WorkflowRateInputs Workflow(string name) =>
-            new(_registry.Resolve(name), current, double.PositiveInfinity, arrival, double.IsPositiveInfinity(current) ? arrival : Math.Min(current, arrival));
+    private WorkflowRateInputs Workflow(string name, double current, double arrival, double? admitted = null) =>
+        new(_registry.Resolve(name), current, double.PositiveInfinity, arrival, admitted ?? (double.IsPositiveInfinity(current) ? arrival : Math.Min(current, arrival)));
 
+    private LocalRateInputs Inputs(double current, double arrival, double[] loads, double[] demands, int standing, double serviceTime = 0, double? admitted = null)
+    {
         return LocalRateInputs.Create(
             0.1,
-            [Workflow("a"), Workflow("b")],
-            [new ResourceRateInputs("disk", 2, loads.Sum()) { TotalDemand = demands.Sum(), StandingQueueIntervals = standing }],
+            [Workflow("a", current, arrival, admitted), Workflow("b", current, arrival, admitted)],
+            [new ResourceRateInputs("disk", 2, loads.Sum()) { TotalDemand = demands.Sum(), StandingQueueIntervals = standing, MeanServiceTime = serviceTime }],
             loads,
             demands);
     }
