@@ -25,6 +25,20 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         Assert.True(report.Passed, string.Join("\n", report.Violations));
     }
 
+    // Seeds the first 2,000-seed sweep (2026-11-26, docs/reliability.md §8) failed under the first safe defaults: 872
+    // on the σ bound (a workflow offering ~10/s ramped past 4x its demand by the absolute probe β), 29 on p99.
+    // The kind is the seed's own (as `check --from N` draws it), so these are the sweep's scenarios.
+    [Theory]
+    [InlineData(29)]
+    [InlineData(872)]
+    public void GeneratedTopology_PreviouslyFailingSeed_Holds(int seed)
+    {
+        var report = RateControlGuarantee.Check(ScenarioGenerator.Generate(seed, loadKind: null));
+
+        output.WriteLine($"{report.Description}\nworst margin {report.WorstMargin:F3}: {report.WorstCheck}");
+        Assert.True(report.Passed, string.Join("\n", report.Violations));
+    }
+
     [Theory]
     [InlineData(1)]
     [InlineData(2)]
