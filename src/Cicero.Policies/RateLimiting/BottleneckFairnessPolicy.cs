@@ -283,10 +283,10 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
 
         var from = sigma > 0 && double.IsFinite(sigma) ? sigma : Math.Max(_initialRate, workflow.AdmittedRate);
 
-        // Rate validation: a rate already well above what the workflow offers is held, not grown further. The safe
-        // defaults measure "above" against the demand alone: a floor of the initial rate would let a workflow offering
-        // 2 requests/s hold 20.
-        var ceiling = _rampHeadroom * (_unlimitedUntilOverload ? workflow.ArrivalRate : Math.Max(_initialRate, workflow.ArrivalRate));
+        // Rate validation: a rate already well above what the workflow offers is held, not grown further. The initial
+        // rate is the floor of "what it offers": a workflow of a few requests per second is measured in whole requests
+        // per interval (0 or 10/s at 100 ms), and a ceiling on that noise would refuse its next request.
+        var ceiling = _rampHeadroom * Math.Max(_initialRate, workflow.ArrivalRate);
         if (from >= ceiling)
         {
             // With capacity spare, a limit the workflow no longer reaches protects nothing: lift it.

@@ -123,11 +123,12 @@ public class BottleneckFairnessSafeDefaultsTests
     }
 
     [Fact]
-    public void Ramp_OfAWorkflowOfferingLittle_StopsAtTwiceItsDemand()
+    public void Ramp_OfAWorkflowOfferingLittle_StopsAtTheCeiling()
     {
-        // 2 requests/s: β = 10/s would take σ from 3 to 13+, six times the demand; the ceiling is 2 × 2 = 4/s.
-        var inputs = Inputs(current: 3, arrival: 2, loads: [0.01, 0.01], demands: [0.01, 0.01], standing: 0);
-        Assert.Equal([4.0, 4.0], Run(new BottleneckFairnessOptions(), inputs));
+        // 2 requests/s, ceiling 2 × max(initial rate 10/s, 2/s) = 20/s: β(1 + φ/n) ≈ 15/s would take σ from 15 to 30, and
+        // the next interval's probe further; the safe defaults stop at the ceiling (then release to +∞).
+        var inputs = Inputs(current: 15, arrival: 2, loads: [0.01, 0.01], demands: [0.01, 0.01], standing: 0);
+        Assert.Equal([20.0, 20.0], Run(new BottleneckFairnessOptions(), inputs));
     }
 
     private static double[] Run(BottleneckFairnessOptions options, LocalRateInputs inputs)

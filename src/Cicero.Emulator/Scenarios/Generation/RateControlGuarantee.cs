@@ -16,7 +16,8 @@ namespace Cicero.Emulator.Scenarios.Generation;
 /// offered load with p99 ≤ 2x their p99 in the same topology without the aggressor, and at least 80% of what the
 /// aggressor does not complete is refused at the entry tier, not failed or dropped deeper;</description></item>
 /// <item><description>always: offered = completed + dropped + failed per workflow, and σ at the entry tier stays
-/// within 4x the larger of the workflow's peak offered rate and the bottleneck's capacity.</description></item>
+/// within 4x the largest of the workflow's peak offered rate, the bottleneck's capacity and one request per control
+/// interval (<see cref="ResolutionPerSecond"/>).</description></item>
 /// </list>
 /// </summary>
 public static class RateControlGuarantee
@@ -35,6 +36,13 @@ public static class RateControlGuarantee
 
     /// <summary>The bound on σ at the entry tier, as a multiple of max(peak offered rate, bottleneck capacity).</summary>
     public const double SigmaBound = 4;
+
+    /// <summary>
+    /// The least rate σ is measured against, requests per second: one request per default control interval (100 ms).
+    /// Below it a workflow's rate is read from whole requests per interval, and the policy's floor (its initial rate,
+    /// 10/s) is what "what the workflow offers" means there.
+    /// </summary>
+    public const double ResolutionPerSecond = 10;
 
     // Latencies within this of the reference count as equal: sub-millisecond tails move with any scheduling change.
     private const double LatencySlackMs = 2;
@@ -112,7 +120,7 @@ public static class RateControlGuarantee
                 }
 
                 var peak = PeakOffered(second.Workflow);
-                var bound = SigmaBound * Math.Max(peak, generated.CapacityPerSecond);
+                var bound = SigmaBound * Math.Max(Math.Max(peak, generated.CapacityPerSecond), ResolutionPerSecond);
                 Margin(bound / sigma, F($"{result.Configuration}/{second.Workflow}: entry σ {sigma:F1}/s at {second.Second} s, bound {bound:F1}/s"));
             }
         }
