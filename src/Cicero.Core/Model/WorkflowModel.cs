@@ -73,7 +73,10 @@ public sealed class WorkflowModel
     /// its end-to-end estimate T (<see cref="RequestContext.EstimatedTotal"/>) is judged on time here per second of T,
     /// averaged over this workflow's completed requests that carried one, times its own T. The ratio also absorbs what
     /// T does not model, queueing under load and the overlap of parallel fan-out (st sums sibling sub-tasks). Without
-    /// a T, or before a completion has taught the ratio, it is L.
+    /// a T, or before a completion has taught the ratio, it is L. The estimate never exceeds L: an average of ratios is
+    /// dominated by the requests with the smallest T, and under a flood it ran far above L and refused every request of
+    /// the compliant tenants as infeasible (the 10x overload test under the safe defaults), so the scaled estimate may
+    /// only make the test more lenient than L, never stricter.
     /// </remarks>
     /// <param name="context">The request.</param>
     /// <returns>The estimate in seconds; 0 before the first completion.</returns>
@@ -82,7 +85,7 @@ public sealed class WorkflowModel
         ArgumentNullException.ThrowIfNull(context);
         var perEstimatedSecond = Volatile.Read(ref _completionPerEstimatedSecondValue);
         var estimated = context.EstimatedTotal.ServiceTime;
-        return perEstimatedSecond > 0 && estimated > 0 ? perEstimatedSecond * estimated : CompletionSeconds;
+        return perEstimatedSecond > 0 && estimated > 0 ? Math.Min(perEstimatedSecond * estimated, CompletionSeconds) : CompletionSeconds;
     }
 
     /// <summary>
