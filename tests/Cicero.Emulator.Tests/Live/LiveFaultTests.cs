@@ -63,7 +63,7 @@ public sealed class LiveFaultTests(Xunit.Abstractions.ITestOutputHelper output)
             output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{second}: offered {bin.Offered}, completed {bin.Completed}, dropped {bin.Dropped}, failed {bin.Failed}"));
         }
 
-        output.WriteLine($"failed by reason: {string.Join(", ", read.FailedByReason.Select(p => $"{p.Key} {p.Value}"))}; bs-1 refused connections {down}, accepted them again {up}");
+        output.WriteLine($"failed by reason: {string.Join(", ", read.FailedByReason.Select(p => $"{p.Key} {p.Value}"))}; dropped by reason: {string.Join(", ", read.DroppedByReason.Select(p => $"{p.Key} {p.Value}"))}; bs-1 refused connections {down}, accepted them again {up}");
 
         // The fault happened: bs-1's port went from serving to refusing to serving again.
         Assert.True(down, "bs-1's port never refused connections: the kill did not happen");
