@@ -59,6 +59,7 @@ cleanup() {
   done
   ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
   ip netns del "$ns" 2>/dev/null
+  [ -n "${run_dir:-}" ] && rm -rf "$run_dir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -72,13 +73,17 @@ mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
 rm -f "$out"/monitor-*.csv "$out/events.csv" "$out/summary.json"
 chmod 0777 "$out" "$out/logs"
+# What the instances (each under a uid of its own) read and write lives in a folder every uid can reach: the output
+# folder may sit below one only root can enter (mktemp -d makes 0700 folders; a clone may live under /root).
+run_dir=$(mktemp -d /tmp/cicero-netns.XXXXXX)
+chmod 0777 "$run_dir"
 
 # One port per instance; rate exchange 1000 above it (so nftables can cut it alone), the instance 2000 above it when
 # the fault proxy holds the address. Each instance runs under a uid of its own (20000 + port), so nftables can tell
 # whose packets it sees (meta skuid).
 declare -A port=([fe-0]=5101 [fe-1]=5102 [ps-0]=5201 [ps-1]=5202 [bs-0]=5301 [bs-1]=5302 [bs-2]=5303)
 instances=(bs-0 bs-1 bs-2 ps-0 ps-1 fe-0 fe-1)
-addresses="$out/addresses.json"
+addresses="$run_dir/addresses.json"
 cat >"$addresses" <<EOF
 {
   "fe": ["http://127.0.0.1:5101", "http://127.0.0.1:5102"],
@@ -88,7 +93,8 @@ cat >"$addresses" <<EOF
 EOF
 
 # The scenario, with the run's duration and load.
-python3 "$here/variant.py" "$here/scenario.json" "$scenario" "$duration" "$fault_at" "$fault_for" >"$out/scenario.json"
+python3 "$here/variant.py" "$here/scenario.json" "$scenario" "$duration" "$fault_at" "$fault_for" >"$run_dir/scenario.json"
+cp "$run_dir/scenario.json" "$addresses" "$out/"
 
 dll="$repo/samples/StorageTopology/bin/Release/net10.0/StorageTopology.dll"
 proxy_dll="$repo/eng/netns/FaultProxy/bin/Release/net10.0/FaultProxy.dll"
@@ -96,8 +102,11 @@ proxy_dll="$repo/eng/netns/FaultProxy/bin/Release/net10.0/FaultProxy.dll"
 if [ "$scenario" = delay ] && [ ! -f "$proxy_dll" ]; then
   dotnet build -c Release "$repo/eng/netns/FaultProxy/FaultProxy.csproj" >"$out/logs/build-proxy.log" 2>&1
 fi
+cp -r "$(dirname "$dll")" "$run_dir/app"
+chmod -R a+rX "$run_dir/app"
+dll="$run_dir/app/StorageTopology.dll"
 
-common=(--scenario "$out/scenario.json" --runner live --addresses "$addresses")
+common=(--scenario "$run_dir/scenario.json" --runner live --addresses "$addresses")
 if [ "$scenario" = delay ]; then
   common+=(--listen-port-offset 2000)
 else
@@ -109,7 +118,7 @@ start_instance() {
   local name=$1 uid=$((20000 + ${port[$1]}))
   # Not through in_ns: a backgrounded function is a subshell, and $! must be the instance's own pid (SIGKILL).
   ip netns exec "$ns" setpriv --reuid="$uid" --regid="$uid" --clear-groups env HOME=/tmp DOTNET_CLI_TELEMETRY_OPTOUT=1 \
-    dotnet "$dll" "${common[@]}" --host "$name" --monitor "$out/monitor-$name.csv" --slow-factor 10 \
+    dotnet "$dll" "${common[@]}" --host "$name" --monitor "$run_dir/monitor-$name.csv" --slow-factor 10 \
     >>"$out/logs/$name.log" 2>&1 &
   pid_of[$name]=$!
   pids+=("$!")
@@ -135,8 +144,14 @@ expected=()
 for name in "${instances[@]}"; do
   if [ "$scenario" = delay ]; then expected+=($((${port[$name]} + 2000)) "${port[$name]}"); else expected+=("${port[$name]}"); fi
 done
-for _ in $(seq 600); do listening "${expected[@]}" && break; sleep 0.1; done
-listening "${expected[@]}" || { echo "netns: instances did not start (listening: $(in_ns ss -Hltn | awk '{print $4}' | tr '\n' ' ')); see $out/logs" >&2; exit 1; }
+# Up to 2 minutes: seven .NET processes start and JIT at once, which on a loaded 2-core CI machine has taken most of a minute.
+for _ in $(seq 1200); do listening "${expected[@]}" && break; sleep 0.1; done
+if ! listening "${expected[@]}"; then
+  echo "netns: instances did not start (listening: $(in_ns ss -Hltn | awk '{print $4}' | tr '\n' ' ')); see $out/logs" >&2
+  # CI deletes the output folder: say here what each process said.
+  for log in "$out"/logs/*.log; do echo "--- $(basename "$log"):" >&2; tail -n 15 "$log" >&2; done
+  exit 1
+fi
 
 # The driver hosts no instance: it offers the load to fe-0 and fe-1 and books every outcome.
 ip netns exec "$ns" env DOTNET_CLI_TELEMETRY_OPTOUT=1 dotnet "$dll" "${common[@]}" --output "$out/results" --monitor "$out/monitor-driver.csv" \
@@ -191,6 +206,7 @@ status=0
 wait "$driver" || status=$?
 event "end"
 echo "driver exit code $status" >>"$out/logs/driver.log"
+cp "$run_dir"/monitor-*.csv "$out/" 2>/dev/null || true
 python3 "$here/analyze.py" "$out" --scenario "$scenario" >"$out/summary.txt" || status=$((status == 0 ? 5 : status))
 cat "$out/summary.txt"
 exit "$status"
