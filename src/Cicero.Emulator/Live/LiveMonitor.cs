@@ -10,7 +10,8 @@ namespace Cicero.Emulator.Live;
 /// Appends what a live process's instances are doing to a CSV file every second (<c>unix_ms,source,metric,value</c>),
 /// for runs spread over processes, whose state the driver cannot read (<see cref="LiveRunnerOptions.MonitorPath"/>):
 /// per hosted instance the calls it has served and, per workflow, the σ it announces and the downstream rate it admits
-/// under; per process the thread pool's threads, open handles, resident memory and managed heap.
+/// under; per process the thread pool's threads, open handles, resident memory, managed heap, the count of full (gen2)
+/// collections, the bytes that survived the last one and the memory the collector has committed.
 /// </summary>
 internal sealed class LiveMonitor : IDisposable
 {
@@ -67,6 +68,7 @@ internal sealed class LiveMonitor : IDisposable
                 Write(source, "handles", process.HandleCount);
                 Write(source, "rss-bytes", process.WorkingSet64);
                 Write(source, "heap-bytes", GC.GetTotalMemory(forceFullCollection: false));
+                WriteCollector(source);
             }
             while (await timer.WaitForNextTickAsync(cancellationToken).ConfigureAwait(false));
         }
@@ -74,6 +76,22 @@ internal sealed class LiveMonitor : IDisposable
         {
             // The process is stopping.
         }
+    }
+
+    // Resident memory alone cannot tell a leak from a collector still sizing its budgets: what survived the last full
+    // (gen2) collection can, so it is written with the count of those collections and the memory the collector holds.
+    private void WriteCollector(string source)
+    {
+        var blocking = GC.GetGCMemoryInfo(GCKind.FullBlocking);
+        var background = GC.GetGCMemoryInfo(GCKind.Background);
+        var lastFull = blocking.Index >= background.Index ? blocking : background;
+        Write(source, "gen2-collections", GC.CollectionCount(2));
+        if (lastFull.Index > 0)
+        {
+            Write(source, "live-after-gen2-bytes", lastFull.PromotedBytes);
+        }
+
+        Write(source, "gc-committed-bytes", GC.GetGCMemoryInfo(GCKind.Any).TotalCommittedBytes);
     }
 
     /// <inheritdoc/>
