@@ -194,8 +194,14 @@ def main():
         if not source.startswith("pid-"):
             continue
         entry = {"process": owners.get(source, source)}
-        for metric in ("rss-bytes", "threads", "threadpool-threads", "handles", "heap-bytes"):
-            points = [(rel(ms), v) for ms, v in metrics.get(metric, [])]
+        # gen2-collections, live-after-gen2-bytes and gc-committed-bytes: monitors since 2026-11-26 16:00 only. What the
+        # collector has committed against the resident set tells the managed side's growth from the native side's.
+        committed = dict(metrics.get("gc-committed-bytes", []))
+        native = [(ms, v - committed[ms]) for ms, v in metrics.get("rss-bytes", []) if ms in committed]
+        for metric, series in [(m, metrics.get(m, [])) for m in (
+                "rss-bytes", "threads", "threadpool-threads", "handles", "heap-bytes",
+                "gc-committed-bytes", "gen2-collections", "live-after-gen2-bytes")] + [("rss-minus-gc-committed-bytes", native)]:
+            points = [(rel(ms), v) for ms, v in series]
             sampled = points[::10]  # every 10 s
             late = [p for p in sampled if p[0] >= args.warm_up]
             entry[metric] = {"first": points[0][1] if points else None, "last": points[-1][1] if points else None,
@@ -225,7 +231,16 @@ def main():
         print(f"  bs-1 share of block reads: {summary['bs1_share_windows']}")
     for source, entry in processes.items():
         rss = entry["rss-bytes"]
-        print(f"  {entry['process']} ({source}): rss {rss['first'] / 2**20:.0f} -> {rss['last'] / 2**20:.0f} MB (max {rss['max'] / 2**20:.0f}), threads {entry['threads']['last']:.0f}, handles {entry['handles']['last']:.0f}")
+        line = (f"  {entry['process']} ({source}): rss {rss['first'] / 2**20:.0f} -> {rss['last'] / 2**20:.0f} MB (max {rss['max'] / 2**20:.0f}), "
+                f"threads {entry['threads']['last']:.0f}, handles {entry['handles']['last']:.0f}")
+        if entry["gc-committed-bytes"]["last"] is not None:
+            slope = entry["rss-bytes"]["slope_per_10min_after_warm_up"]
+            gc = entry["gc-committed-bytes"]
+            line += (f"; after warm-up, MB / 10 min: rss {(slope or 0) / 2**20:+.2f}, gc committed "
+                     f"{(gc['slope_per_10min_after_warm_up'] or 0) / 2**20:+.2f}, rss - gc committed "
+                     f"{(entry['rss-minus-gc-committed-bytes']['slope_per_10min_after_warm_up'] or 0) / 2**20:+.2f}; "
+                     f"gen2 collections {entry['gen2-collections']['last']:.0f}")
+        print(line)
     if problems:
         print("  PROBLEMS: " + "; ".join(problems))
     if args.check and problems:

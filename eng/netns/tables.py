@@ -78,6 +78,16 @@ def main():
                 print(f"| {e['process']} | {r['first'] / mb:.0f} → {r['last'] / mb:.0f} ({r['max'] / mb:.0f}) | {fmt((r['slope_per_10min_after_warm_up'] or 0) / mb, '+.2f')} | "
                       f"{fmt((h['slope_per_10min_after_warm_up'] or 0) / mb, '+.2f')} | {t['first']:.0f} → {t['last']:.0f} ({fmt(t['slope_per_10min_after_warm_up'], '+.2f')}) | "
                       f"{tp['first']:.0f} → {tp['last']:.0f} ({fmt(tp['slope_per_10min_after_warm_up'], '+.2f')}) | {hd['first']:.0f} → {hd['last']:.0f} ({fmt(hd['slope_per_10min_after_warm_up'], '+.2f')}) |")
+            if all(e.get("gc-committed-bytes", {}).get("last") is not None for e in s["processes"].values()):
+                print("\n| process | RSS slope after warm-up | GC committed: last MB (slope) | RSS − GC committed: last MB (slope) | full (gen2) collections | live after the last one, MB |")
+                print("|---|---:|---|---|---:|---:|")
+                for source, e in sorted(s["processes"].items(), key=lambda kv: kv[1]["process"]):
+                    r, c, n, g, l = (e["rss-bytes"], e["gc-committed-bytes"], e["rss-minus-gc-committed-bytes"],
+                                     e["gen2-collections"], e["live-after-gen2-bytes"])
+                    print(f"| {e['process']} | {fmt((r['slope_per_10min_after_warm_up'] or 0) / mb, '+.2f')} | "
+                          f"{c['last'] / mb:.1f} ({fmt((c['slope_per_10min_after_warm_up'] or 0) / mb, '+.2f')}) | "
+                          f"{n['last'] / mb:.1f} ({fmt((n['slope_per_10min_after_warm_up'] or 0) / mb, '+.2f')}) | {g['last']:.0f} | "
+                          f"{fmt(l['last'] / mb if l['last'] is not None else None, '.1f')} |")
         if s.get("problems"):
             print("\nAgainst the goals: " + "; ".join(s["problems"]) + ".")
 
