@@ -29,29 +29,46 @@ public sealed class CiceroRuntime : IDisposable
     /// <param name="rateLimitPolicy">The local rate-limit policy; pass-through when <see langword="null"/>.</param>
     /// <param name="dropPolicy">The drop policy; deadline feasibility when <see langword="null"/>.</param>
     /// <param name="rateSource">The transport to downstream instances, for the rate adaptation loop.</param>
+    /// <remarks>A shorthand for <see cref="CiceroRuntimeBuilder"/> with ready-made policies and no resources.</remarks>
     public CiceroRuntime(
         CiceroOptions? options = null,
         TimeProvider? timeProvider = null,
         IRateLimitPolicy? rateLimitPolicy = null,
         IDropPolicy? dropPolicy = null,
         IDownstreamRateSource? rateSource = null)
-        : this(options, timeProvider, _ => rateLimitPolicy, _ => dropPolicy, rateSource)
+        : this(new CiceroRuntimeBuilder
+        {
+            Options = options ?? new CiceroOptions(),
+            TimeProvider = timeProvider ?? TimeProvider.System,
+            RateLimitPolicy = rateLimitPolicy is null ? null : _ => rateLimitPolicy,
+            DropPolicy = dropPolicy is null ? null : _ => dropPolicy,
+            RateSource = rateSource,
+        })
     {
     }
 
-    private CiceroRuntime(
-        CiceroOptions? options,
-        TimeProvider? timeProvider,
-        Func<WorkflowRegistry, IRateLimitPolicy?> rateLimitPolicy,
-        Func<WorkflowRegistry, IDropPolicy?> dropPolicy,
-        IDownstreamRateSource? rateSource)
+    /// <summary>Assembles the runtime in the order <see cref="CiceroRuntimeBuilder"/> documents; only it calls this.</summary>
+    internal CiceroRuntime(CiceroRuntimeBuilder builder)
     {
-        Options = options ?? new CiceroOptions();
-        TimeProvider = timeProvider ?? TimeProvider.System;
+        Options = builder.Options;
+        TimeProvider = builder.TimeProvider;
         Registry = new WorkflowRegistry(Options.MaxWorkflows);
         Model = new LocalModel(Registry, TimeProvider, Options.Model);
-        Admission = new AdmissionController(Registry, dropPolicy(Registry), Model, TimeProvider, Options.Admission);
-        RateAdaptation = new RateAdaptationController(Options.RateAdaptation, Model, rateLimitPolicy(Registry), rateSource, Admission, TimeProvider);
+        Admission = new AdmissionController(Registry, builder.DropPolicy?.Invoke(Registry), Model, TimeProvider, Options.Admission);
+        foreach (var workflow in builder.Workflows)
+        {
+            Registry.Resolve(workflow);
+        }
+
+        foreach (var (resourceOptions, scheduler) in builder.Resources)
+        {
+            AddResource(
+                resourceOptions,
+                scheduler?.Invoke(new SubtaskSchedulerContext(resourceOptions.Name, resourceOptions.Capacity, TimeProvider.TimestampFrequency, Registry)));
+        }
+
+        var policy = builder.RateLimitPolicy?.Invoke(new RateLimitPolicyContext(Registry, Options.RateAdaptation.Interval));
+        RateAdaptation = new RateAdaptationController(Options.RateAdaptation, Model, policy, builder.RateSource, Admission, TimeProvider);
         Codec = new RequestContextCodec(TimeProvider, Registry);
     }
 
@@ -65,21 +82,21 @@ public sealed class CiceroRuntime : IDisposable
     /// <param name="dropPolicy">Builds the drop policy; deadline feasibility when <see langword="null"/>.</param>
     /// <param name="rateSource">The transport to downstream instances, for the rate adaptation loop.</param>
     /// <returns>The runtime.</returns>
+    /// <remarks>A shorthand for <see cref="CiceroRuntimeBuilder"/> without resources.</remarks>
     public static CiceroRuntime Create(
         CiceroOptions? options,
         TimeProvider? timeProvider,
         RateLimitPolicyFactory? rateLimitPolicy,
         DropPolicyFactory? dropPolicy,
-        IDownstreamRateSource? rateSource = null)
-    {
-        var interval = (options?.RateAdaptation ?? new RateAdaptationOptions()).Interval;
-        return new CiceroRuntime(
-            options,
-            timeProvider,
-            registry => rateLimitPolicy?.Create(new RateLimitPolicyContext(registry, interval)),
-            registry => dropPolicy?.Create(registry),
-            rateSource);
-    }
+        IDownstreamRateSource? rateSource = null) =>
+        new CiceroRuntimeBuilder
+        {
+            Options = options ?? new CiceroOptions(),
+            TimeProvider = timeProvider ?? TimeProvider.System,
+            RateLimitPolicy = rateLimitPolicy is null ? null : rateLimitPolicy.Create,
+            DropPolicy = dropPolicy is null ? null : dropPolicy.Create,
+            RateSource = rateSource,
+        }.Build();
 
     /// <summary>Gets the options.</summary>
     public CiceroOptions Options { get; }

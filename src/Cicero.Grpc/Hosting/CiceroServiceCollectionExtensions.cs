@@ -128,22 +128,22 @@ public static class CiceroServiceCollectionExtensions
             null,
             sp.GetService<TimeProvider>()));
 
+    /// <summary>Builds the process's runtime from the validated options and the catalog (the one <see cref="CiceroRuntimeBuilder"/> path).</summary>
     private static CiceroRuntime CreateRuntime(IServiceProvider services)
     {
         var options = services.GetRequiredService<CiceroGrpcOptions>();
         var catalog = services.GetRequiredService<PolicyCatalog>();
-        var runtime = CiceroRuntime.Create(
-            options.Core,
-            services.GetService<TimeProvider>() ?? TimeProvider.System,
-            catalog.GetRateLimitPolicy(options.RateLimitPolicy),
-            catalog.GetDropPolicy(options.DropPolicy),
-            services.GetRequiredService<GrpcDownstreamRateSource>());
+        var builder = new CiceroRuntimeBuilder
+        {
+            Options = options.Core,
+            TimeProvider = services.GetService<TimeProvider>() ?? TimeProvider.System,
+            RateLimitPolicy = catalog.GetRateLimitPolicy(options.RateLimitPolicy).Create,
+            DropPolicy = catalog.GetDropPolicy(options.DropPolicy).Create,
+            RateSource = services.GetRequiredService<GrpcDownstreamRateSource>(),
+        };
         foreach (var resource in options.Resources)
         {
-            var factory = catalog.GetScheduler(resource.Scheduler);
-            var scheduler = factory.Create(new Cicero.Resources.SubtaskSchedulerContext(
-                resource.Name, resource.Capacity, runtime.TimeProvider.TimestampFrequency, runtime.Registry));
-            runtime.AddResource(
+            builder.AddResource(
                 new Cicero.Resources.ResourceSemaphoreOptions
                 {
                     Name = resource.Name,
@@ -151,10 +151,10 @@ public static class CiceroServiceCollectionExtensions
                     MaxQueueLength = resource.MaxQueueLength,
                     DropExpiredWaiters = resource.DropExpiredWaiters,
                 },
-                scheduler);
+                catalog.GetScheduler(resource.Scheduler).Create);
         }
 
-        return runtime;
+        return builder.Build();
     }
 
     /// <summary>Marks that the balancer policies are registered, so that a second call adds none twice.</summary>

@@ -10,19 +10,17 @@ using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Registration;
 using Cicero.Policies.Scheduling;
 using Cicero.RateAdaptation;
+using Cicero.Runtime;
 using Cicero.Resources;
 using Cicero.Workflows;
 
 namespace Cicero.Emulator.Simulation.Topology;
 
 /// <summary>
-/// One simulated process with its own Cicero objects: workflow registry, local model, admission controller, rate
-/// adaptation controller and resource semaphores, all on the simulation's virtual clock and with inline continuations.
+/// One simulated process with its own Cicero runtime (workflow registry, local model, admission controller, rate
+/// adaptation controller and resource semaphores), built by <see cref="CiceroRuntimeBuilder"/> as hosting builds a live
+/// one, on the simulation's virtual clock and with inline continuations.
 /// </summary>
-/// <remarks>
-/// Built from the parts rather than through <c>CiceroRuntime</c> because a rate-limit policy factory needs the
-/// process's registry (<see cref="RateLimitPolicyContext"/>), which the runtime creates inside its constructor.
-/// </remarks>
 internal sealed class SimInstance
 {
     private readonly int[] _roundRobin;
@@ -36,30 +34,35 @@ internal sealed class SimInstance
         Service = service;
         Index = index;
         Id = service.Name + "-" + index.ToString(CultureInfo.InvariantCulture);
-        var clock = simulation.Clock;
         var interval = TimeSpan.FromMilliseconds(configuration.ControlIntervalMs);
-        Registry = new WorkflowRegistry();
-        var modelOptions = new LocalModelOptions();
-        Model = new LocalModel(Registry, clock, modelOptions);
-        var admissionOptions = new AdmissionOptions { RunContinuationsAsynchronously = false, QueueLimit = configuration.AdmissionQueueLimit };
-        Admission = new AdmissionController(Registry, catalog.GetDropPolicy(configuration.DropPolicy).Create(Registry), Model, clock, admissionOptions);
+        var builder = new CiceroRuntimeBuilder
+        {
+            TimeProvider = simulation.Clock,
+            DropPolicy = catalog.GetDropPolicy(configuration.DropPolicy).Create,
+        };
+        builder.Options.Admission.RunContinuationsAsynchronously = false;
+        builder.Options.Admission.QueueLimit = configuration.AdmissionQueueLimit;
+        builder.Options.RateAdaptation.ProcessId = Id;
+        builder.Options.RateAdaptation.Quantile = configuration.Quantile;
+        builder.Options.RateAdaptation.Interval = interval;
+        builder.Options.RateAdaptation.HoldTime = interval * 10 > TimeSpan.FromSeconds(1) ? interval * 10 : TimeSpan.FromSeconds(1);
+        builder.Options.RateAdaptation.DownstreamHeadroom = configuration.DownstreamHeadroom;
         if (IsCake(configuration))
         {
             // Cake's controller gives batch workflows the share its SLO workflows leave; registering every workflow now
             // lets its first adjustment set them all, not only those this instance has seen by then.
             foreach (var workflow in simulation.Compiled.Workflows)
             {
-                Registry.Resolve(workflow.Id);
+                builder.Workflows.Add(workflow.Id);
             }
         }
 
-        Resources = new ResourceSemaphore[service.Resources.Length];
         BusyTicks = new long[service.Resources.Length];
         var scheduler = catalog.GetScheduler(configuration.Scheduler);
         CakeShareScheduler? cakeDisk = null;
-        for (var r = 0; r < Resources.Length; r++)
+        var hasCakeDisk = false;
+        foreach (var spec in service.Resources)
         {
-            var spec = service.Resources[r];
             var options = new ResourceSemaphoreOptions
             {
                 Name = spec.Name!,
@@ -68,44 +71,31 @@ internal sealed class SimInstance
                 RunContinuationsAsynchronously = false,
                 DropExpiredWaiters = configuration.DropExpiredSubtasks,
             };
-            ISubtaskScheduler resourceScheduler;
-            if (IsCake(configuration) && cakeDisk is null && spec.Kind == ResourceKinds.Disk)
+            if (IsCake(configuration) && !hasCakeDisk && spec.Kind == ResourceKinds.Disk)
             {
                 // Cake's second level drives the first disk's first-level scheduler, as it drives HDFS.
-                cakeDisk = new CakeShareScheduler(new CakeShareOptions(), Registry);
-                resourceScheduler = cakeDisk;
+                builder.AddResource(options, context => cakeDisk = new CakeShareScheduler(new CakeShareOptions(), context.Registry));
+                hasCakeDisk = true;
             }
             else
             {
-                resourceScheduler = scheduler.Create(new SubtaskSchedulerContext(spec.Name!, spec.Capacity, clock.TimestampFrequency, Registry));
+                builder.AddResource(options, scheduler.Create);
             }
-
-            var resource = new ResourceSemaphore(options, Registry, resourceScheduler, clock, modelOptions);
-            Model.AddResource(resource);
-            Resources[r] = resource;
         }
 
-        var rateOptions = new RateAdaptationOptions
+        if (hasCakeDisk)
         {
-            ProcessId = Id,
-            Quantile = configuration.Quantile,
-            Interval = interval,
-            HoldTime = interval * 10 > TimeSpan.FromSeconds(1) ? interval * 10 : TimeSpan.FromSeconds(1),
-            DownstreamHeadroom = configuration.DownstreamHeadroom,
-        };
-        IRateLimitPolicy? policy = null;
-        if (cakeDisk is not null)
-        {
-            Cake = new CakeSloController(CakeOptions(simulation.Compiled.Workflows, configuration), cakeDisk);
-            policy = Cake;
+            // The builder creates the rate-limit policy after the resources, so the disk's scheduler exists by then.
+            builder.RateLimitPolicy = _ => Cake = new CakeSloController(CakeOptions(simulation.Compiled.Workflows, configuration), cakeDisk!);
         }
         else if (configuration.RateControl && !IsCake(configuration))
         {
-            policy = catalog.GetRateLimitPolicy(configuration.RateLimitPolicy).Create(new RateLimitPolicyContext(Registry, interval));
+            builder.RateLimitPolicy = catalog.GetRateLimitPolicy(configuration.RateLimitPolicy).Create;
         }
 
         // Under cake-slo, instances without a disk have nothing for Cake to drive and impose no limit (pass-through).
-        RateAdaptation = new RateAdaptationController(rateOptions, Model, policy, source: null, Admission, clock);
+        Runtime = builder.Build();
+        Resources = [.. service.Resources.Select(spec => Runtime.GetResource(spec.Name!))];
 
         _replicaSelector = configuration.ReplicaSelector;
         _serveLocally = configuration.ServeLocally;
@@ -121,18 +111,21 @@ internal sealed class SimInstance
 
     public string Id { get; }
 
-    public WorkflowRegistry Registry { get; }
+    /// <summary>Gets this process's runtime.</summary>
+    public CiceroRuntime Runtime { get; }
 
-    public LocalModel Model { get; }
+    public WorkflowRegistry Registry => Runtime.Registry;
 
-    public AdmissionController Admission { get; }
+    public LocalModel Model => Runtime.Model;
 
-    public RateAdaptationController RateAdaptation { get; }
+    public AdmissionController Admission => Runtime.Admission;
+
+    public RateAdaptationController RateAdaptation => Runtime.RateAdaptation;
 
     public ResourceSemaphore[] Resources { get; }
 
     /// <summary>Gets Cake's second-level controller of this instance's disk, under the cake-slo policy.</summary>
-    public CakeSloController? Cake { get; }
+    public CakeSloController? Cake { get; private set; }
 
     /// <summary>Gets or sets a value indicating whether the instance is in a background period (slower service).</summary>
     public bool InBackground { get; set; }
@@ -170,24 +163,12 @@ internal sealed class SimInstance
         }
     }
 
-    /// <summary>Starts a request here as an entry point, stamping the workflow's end-to-end estimates (as CiceroRuntime does).</summary>
-    public RequestContext StartRequest(WorkflowId workflow, TimeSpan? deadline)
-    {
-        var context = RequestContext.Start(workflow, Simulation.Clock, deadline);
-        var estimate = Model.Get(Registry.Resolve(context)).EstimatedTotal;
-        return estimate == default ? context : context.WithEstimatedTotal(estimate);
-    }
+    /// <summary>Starts a request here as an entry point, stamping the workflow's end-to-end estimates.</summary>
+    public RequestContext StartRequest(WorkflowId workflow, TimeSpan? deadline) => Runtime.StartRequest(workflow, deadline);
 
-    /// <summary>Feeds a finished request's time here into L and, at the entry, its totals into T (as CiceroRuntime does).</summary>
-    public void CompleteRequest(RequestContext context, long admittedAt, bool isEntryPoint)
-    {
-        var model = Model.Get(Registry.Resolve(context));
-        model.RecordCompletion(context, TimeSpan.FromTicks(Simulation.Now - admittedAt));
-        if (isEntryPoint)
-        {
-            model.RecordEndToEndTotals(new ProgressDelta(context.ElapsedServiceTime, context.ElapsedLoad));
-        }
-    }
+    /// <summary>Feeds a finished request's time here into L and, at the entry, its totals into T.</summary>
+    public void CompleteRequest(RequestContext context, long admittedAt, bool isEntryPoint) =>
+        Runtime.CompleteRequest(context, TimeSpan.FromTicks(Simulation.Now - admittedAt), isEntryPoint);
 
     /// <summary>Releases a permit and adds the part of its hold inside the measured window to the resource's busy time.</summary>
     public void Release(int resource, SubtaskLease lease, long acquiredAt)
