@@ -6,16 +6,16 @@ using Cicero.Emulator.Simulation.Topology;
 namespace Cicero.Emulator.Live;
 
 /// <summary>
-/// Outcome counting for a live run, shaped like the simulator's so results compare directly. Callers write
+/// Outcome counting for a live run: the simulator's <see cref="RunMetrics"/> behind a channel. Callers write
 /// <see cref="LiveEvent"/>s into a bounded channel (they wait when the collector falls behind); one collector task
-/// applies them. Latencies go into HdrHistograms, so memory does not grow with the run's length.
+/// applies them, so the counts see one thread as in the simulator. Latencies go into HdrHistograms, so memory does not
+/// grow with the run's length.
 /// </summary>
 internal sealed class LiveMetrics
 {
     /// <summary>How many events may wait for the collector before callers wait.</summary>
     public const int Capacity = 8192;
 
-    private readonly WorkflowCounters[] _workflows;
     private readonly Channel<LiveEvent> _events = Channel.CreateBounded<LiveEvent>(new BoundedChannelOptions(Capacity)
     {
         SingleReader = true,
@@ -26,12 +26,15 @@ internal sealed class LiveMetrics
 
     public LiveMetrics(WorkflowDef[] workflows)
     {
-        _workflows = [.. workflows.Select(w => new WorkflowCounters(w, histograms: true))];
+        Metrics = new RunMetrics(workflows, histograms: true);
         _collector = CollectAsync();
     }
 
+    /// <summary>Gets the counts; read them only after <see cref="CompleteAsync"/>.</summary>
+    public RunMetrics Metrics { get; }
+
     /// <summary>Gets the counters; read them only after <see cref="CompleteAsync"/>.</summary>
-    public IReadOnlyList<WorkflowCounters> Workflows => _workflows;
+    public IReadOnlyList<WorkflowCounters> Workflows => Metrics.Workflows;
 
     /// <summary>Counts an offer; completes once the collector has room for it.</summary>
     public ValueTask OfferedAsync(int workflow, int second, bool measured) =>
@@ -60,62 +63,19 @@ internal sealed class LiveMetrics
 
     private void Apply(LiveEvent e)
     {
-        var counters = _workflows[e.Workflow];
-        var bin = counters.Bin(e.Second);
         if (!e.Finished)
         {
-            counters.AllOffered++;
-            bin.Offered++;
-            if (e.Measured)
-            {
-                counters.Offered++;
-            }
-
+            Metrics.Offered(e.Workflow, e.Second, e.Measured);
             return;
         }
 
-        switch (e.Outcome.Kind)
+        // The load generator does not see admission at the entry: a failure (timeout, unreachable) happened after it,
+        // so every outcome but a drop counts as admitted.
+        if (e.Outcome.Kind != OutcomeKind.Dropped)
         {
-            case OutcomeKind.Completed:
-                counters.AllCompleted++;
-                bin.Completed++;
-                bin.LatencySumMs += e.LatencyMs;
-                break;
-            case OutcomeKind.Dropped:
-                counters.AllDropped++;
-                bin.Dropped++;
-                break;
-            default:
-                counters.AllFailed++;
-                bin.Failed++;
-                break;
+            Metrics.Admitted(e.Workflow, e.Measured);
         }
 
-        if (!e.Measured)
-        {
-            return;
-        }
-
-        switch (e.Outcome.Kind)
-        {
-            case OutcomeKind.Completed:
-                counters.Admitted++;
-                counters.Completed++;
-                counters.RecordLatency(e.LatencyMs, e.Deadline);
-                break;
-            case OutcomeKind.Dropped:
-                counters.Dropped++;
-                Count(counters.DroppedByReason, e.Outcome.Reason);
-                break;
-            default:
-                // A failure (timeout, unreachable) happened after admission: only drops are turned away.
-                counters.Admitted++;
-                counters.Failed++;
-                Count(counters.FailedByReason, e.Outcome.Reason);
-                break;
-        }
+        Metrics.Outcome(e.Workflow, e.Outcome, e.LatencyMs, e.Deadline, e.Second, e.Measured);
     }
-
-    private static void Count(SortedDictionary<string, long> counts, string reason) =>
-        counts[reason] = counts.TryGetValue(reason, out var count) ? count + 1 : 1;
 }

@@ -6,8 +6,10 @@ namespace Cicero.Emulator.Simulation.Topology;
 
 /// <summary>
 /// Counts every request's outcome twice: over the whole run (for the conservation check) and over the measured window
-/// (for the results), plus per-second bins and the raw latencies of measured completions.
+/// (for the results), plus per-second bins and the latencies of measured completions. Both runners count here (the
+/// live runner through <c>LiveMetrics</c>'s collector), and <see cref="RunResults"/> turns the counts into results.
 /// </summary>
+/// <remarks>Not thread-safe: one thread counts (the simulation's loop, or the live collector).</remarks>
 internal sealed class RunMetrics
 {
     private readonly WorkflowCounters[] _workflows;
@@ -23,30 +25,39 @@ internal sealed class RunMetrics
 
     public IReadOnlyList<WorkflowCounters> Workflows => _workflows;
 
-    public void Offered(SimRequest request, int second)
+    public void Offered(SimRequest request, int second) => Offered(request.Workflow.Index, second, request.Measured);
+
+    /// <summary>Counts an offered request of a workflow in a second of the run.</summary>
+    public void Offered(int workflow, int second, bool measured)
     {
-        var counters = _workflows[request.Workflow.Index];
+        var counters = _workflows[workflow];
         counters.AllOffered++;
         counters.Bin(second).Offered++;
-        if (request.Measured)
+        if (measured)
         {
             counters.Offered++;
         }
     }
 
-    public void Admitted(SimRequest request)
+    public void Admitted(SimRequest request) => Admitted(request.Workflow.Index, request.Measured);
+
+    /// <summary>Counts an admission at the entry point (only measured requests are counted).</summary>
+    public void Admitted(int workflow, bool measured)
     {
-        if (request.Measured)
+        if (measured)
         {
-            _workflows[request.Workflow.Index].Admitted++;
+            _workflows[workflow].Admitted++;
         }
     }
 
-    public void Outcome(SimRequest request, Outcome outcome, long now, int second)
+    public void Outcome(SimRequest request, Outcome outcome, long now, int second) =>
+        Outcome(request.Workflow.Index, outcome, (now - request.ArrivedAt) / (double)TimeSpan.TicksPerMillisecond, request.Context?.Deadline, second, request.Measured);
+
+    /// <summary>Counts a request's one outcome, and a measured completion's latency (and LND when it had a deadline).</summary>
+    public void Outcome(int workflow, Outcome outcome, double latencyMs, TimeSpan? deadline, int second, bool measured)
     {
-        var counters = _workflows[request.Workflow.Index];
+        var counters = _workflows[workflow];
         var bin = counters.Bin(second);
-        var latencyMs = (now - request.ArrivedAt) / (double)TimeSpan.TicksPerMillisecond;
         switch (outcome.Kind)
         {
             case OutcomeKind.Completed:
@@ -64,7 +75,7 @@ internal sealed class RunMetrics
                 break;
         }
 
-        if (!request.Measured)
+        if (!measured)
         {
             return;
         }
@@ -73,7 +84,7 @@ internal sealed class RunMetrics
         {
             case OutcomeKind.Completed:
                 counters.Completed++;
-                counters.RecordLatency(latencyMs, request.Context?.Deadline);
+                counters.RecordLatency(latencyMs, deadline);
                 break;
             case OutcomeKind.Dropped:
                 counters.Dropped++;

@@ -362,27 +362,7 @@ public sealed partial class TopologySimulation
 
     private void SampleRates()
     {
-        var second = Second(Now);
-        foreach (var service in Compiled.Services)
-        {
-            foreach (var workflow in Compiled.Workflows)
-            {
-                // Instances the workflow never reaches (or that do not limit it) announce +∞; they are left out of Σσ.
-                var total = 0.0;
-                var limited = 0;
-                foreach (var instance in Instances[service.Index])
-                {
-                    var sigma = instance.RateAdaptation.GetAnnouncedRate(workflow.Id);
-                    if (double.IsFinite(sigma))
-                    {
-                        total += sigma;
-                        limited++;
-                    }
-                }
-
-                _rates.Add(new TierRateSecond(second, service.Name, workflow.Name, limited == 0 ? null : total, limited));
-            }
-        }
+        RunResults.SampleRates(_rates, Second(Now), Compiled, service => Instances[service.Index].Select(instance => instance.Runtime));
 
         if (Now < _durationTicks || _replay is { Exhausted: false })
         {
