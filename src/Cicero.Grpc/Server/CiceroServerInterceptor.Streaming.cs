@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Context;
+using Cicero.Grpc.Telemetry;
+using Cicero.Runtime;
+using Grpc.Core;
+
+namespace Cicero.Grpc.Server;
+
+/// <summary>The streaming call kinds: each admitted as a whole, with the context ambient for the handler's whole stream.</summary>
+public sealed partial class CiceroServerInterceptor
+{
+    /// <inheritdoc />
+    public override async Task<TResponse> ClientStreamingServerHandler<TRequest, TResponse>(
+        IAsyncStreamReader<TRequest> requestStream,
+        ServerCallContext context,
+        ClientStreamingServerMethod<TRequest, TResponse> continuation)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(continuation);
+        if (IsExempt(context))
+        {
+            return await continuation(requestStream, context).ConfigureAwait(false);
+        }
+
+        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        var call = await BeginAsync(context, activity).ConfigureAwait(false);
+        CiceroContext.Current = call.Request;
+        try
+        {
+            return await continuation(requestStream, context).ConfigureAwait(false);
+        }
+        catch (RequestDroppedException ex)
+        {
+            throw Dropped(context, ex.Reason, ex.Message);
+        }
+        catch (RpcException ex) when (IsDownstreamDrop(ex))
+        {
+            throw DownstreamDropped(context, ex);
+        }
+        catch (RpcException ex) when (CarriesResult(ex))
+        {
+            throw WithoutResult(ex);
+        }
+        finally
+        {
+            End(context, call);
+        }
+    }
+
+    /// <inheritdoc />
+    public override async Task ServerStreamingServerHandler<TRequest, TResponse>(
+        TRequest request,
+        IServerStreamWriter<TResponse> responseStream,
+        ServerCallContext context,
+        ServerStreamingServerMethod<TRequest, TResponse> continuation)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(continuation);
+        if (IsExempt(context))
+        {
+            await continuation(request, responseStream, context).ConfigureAwait(false);
+            return;
+        }
+
+        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        var call = await BeginAsync(context, activity).ConfigureAwait(false);
+        CiceroContext.Current = call.Request;
+        try
+        {
+            await continuation(request, responseStream, context).ConfigureAwait(false);
+        }
+        catch (RequestDroppedException ex)
+        {
+            throw Dropped(context, ex.Reason, ex.Message);
+        }
+        catch (RpcException ex) when (IsDownstreamDrop(ex))
+        {
+            throw DownstreamDropped(context, ex);
+        }
+        catch (RpcException ex) when (CarriesResult(ex))
+        {
+            throw WithoutResult(ex);
+        }
+        finally
+        {
+            End(context, call);
+        }
+    }
+
+    /// <inheritdoc />
+    public override async Task DuplexStreamingServerHandler<TRequest, TResponse>(
+        IAsyncStreamReader<TRequest> requestStream,
+        IServerStreamWriter<TResponse> responseStream,
+        ServerCallContext context,
+        DuplexStreamingServerMethod<TRequest, TResponse> continuation)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(continuation);
+        if (IsExempt(context))
+        {
+            await continuation(requestStream, responseStream, context).ConfigureAwait(false);
+            return;
+        }
+
+        using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
+        var call = await BeginAsync(context, activity).ConfigureAwait(false);
+        CiceroContext.Current = call.Request;
+        try
+        {
+            await continuation(requestStream, responseStream, context).ConfigureAwait(false);
+        }
+        catch (RequestDroppedException ex)
+        {
+            throw Dropped(context, ex.Reason, ex.Message);
+        }
+        catch (RpcException ex) when (IsDownstreamDrop(ex))
+        {
+            throw DownstreamDropped(context, ex);
+        }
+        catch (RpcException ex) when (CarriesResult(ex))
+        {
+            throw WithoutResult(ex);
+        }
+        finally
+        {
+            End(context, call);
+        }
+    }
+}
