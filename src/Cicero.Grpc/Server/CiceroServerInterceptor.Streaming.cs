@@ -30,17 +30,9 @@ public sealed partial class CiceroServerInterceptor
         {
             return await continuation(requestStream, context).ConfigureAwait(false);
         }
-        catch (RequestDroppedException ex)
+        catch (Exception ex) when (IsCiceroFailure(ex))
         {
-            throw Dropped(context, ex.Reason, ex.Message);
-        }
-        catch (RpcException ex) when (IsDownstreamDrop(ex))
-        {
-            throw DownstreamDropped(context, ex);
-        }
-        catch (RpcException ex) when (CarriesResult(ex))
-        {
-            throw WithoutResult(ex);
+            throw AsCallerSees(context, ex);
         }
         finally
         {
@@ -70,17 +62,9 @@ public sealed partial class CiceroServerInterceptor
         {
             await continuation(request, responseStream, context).ConfigureAwait(false);
         }
-        catch (RequestDroppedException ex)
+        catch (Exception ex) when (IsCiceroFailure(ex))
         {
-            throw Dropped(context, ex.Reason, ex.Message);
-        }
-        catch (RpcException ex) when (IsDownstreamDrop(ex))
-        {
-            throw DownstreamDropped(context, ex);
-        }
-        catch (RpcException ex) when (CarriesResult(ex))
-        {
-            throw WithoutResult(ex);
+            throw AsCallerSees(context, ex);
         }
         finally
         {
@@ -110,17 +94,9 @@ public sealed partial class CiceroServerInterceptor
         {
             await continuation(requestStream, responseStream, context).ConfigureAwait(false);
         }
-        catch (RequestDroppedException ex)
+        catch (Exception ex) when (IsCiceroFailure(ex))
         {
-            throw Dropped(context, ex.Reason, ex.Message);
-        }
-        catch (RpcException ex) when (IsDownstreamDrop(ex))
-        {
-            throw DownstreamDropped(context, ex);
-        }
-        catch (RpcException ex) when (CarriesResult(ex))
-        {
-            throw WithoutResult(ex);
+            throw AsCallerSees(context, ex);
         }
         finally
         {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Diagnostics;
 using Cicero.Grpc.Context;
+using Cicero.Runtime;
 using Grpc.Core;
 
 namespace Cicero.Grpc.Server;
@@ -43,6 +45,22 @@ public sealed partial class CiceroServerInterceptor
         var detail = downstream.Trailers.GetValue(CiceroMetadataKeys.DropReason);
         return Dropped(context, DropReason.DownstreamDropped, $"a downstream call was dropped: {detail}");
     }
+
+    /// <summary>
+    /// Whether a handler's exception is one the caller must see reshaped: a drop here, a downstream's drop (re-raised
+    /// as this service's), or a failure carrying a callee's result trailer (which must not reach this caller).
+    /// </summary>
+    private static bool IsCiceroFailure(Exception ex) =>
+        ex is RequestDroppedException || (ex is RpcException rpc && (IsDownstreamDrop(rpc) || CarriesResult(rpc)));
+
+    /// <summary>The exception the caller sees for one <see cref="IsCiceroFailure"/> accepts, in that order of precedence.</summary>
+    private RpcException AsCallerSees(ServerCallContext context, Exception ex) => ex switch
+    {
+        RequestDroppedException dropped => Dropped(context, dropped.Reason, dropped.Message),
+        RpcException rpc when IsDownstreamDrop(rpc) => DownstreamDropped(context, rpc),
+        RpcException rpc when CarriesResult(rpc) => WithoutResult(rpc),
+        _ => throw new UnreachableException("Only exceptions IsCiceroFailure accepts are reshaped."),
+    };
 
     private static bool IsDownstreamDrop(RpcException ex) => ex.Trailers.Get(CiceroMetadataKeys.DropReason) is not null;
 

@@ -113,28 +113,15 @@ public sealed partial class CiceroServerInterceptor : Interceptor
         {
             response = continuation(request, context);
         }
-        catch (RequestDroppedException ex)
+        catch (Exception ex)
         {
             End(context, call);
             activity?.Dispose();
-            throw Dropped(context, ex.Reason, ex.Message);
-        }
-        catch (RpcException ex) when (IsDownstreamDrop(ex))
-        {
-            End(context, call);
-            activity?.Dispose();
-            throw DownstreamDropped(context, ex);
-        }
-        catch (RpcException ex) when (CarriesResult(ex))
-        {
-            End(context, call);
-            activity?.Dispose();
-            throw WithoutResult(ex);
-        }
-        catch
-        {
-            End(context, call);
-            activity?.Dispose();
+            if (IsCiceroFailure(ex))
+            {
+                throw AsCallerSees(context, ex);
+            }
+
             throw;
         }
         finally
@@ -170,17 +157,9 @@ public sealed partial class CiceroServerInterceptor : Interceptor
             {
                 return await continuation(request, context).ConfigureAwait(false);
             }
-            catch (RequestDroppedException ex)
+            catch (Exception ex) when (IsCiceroFailure(ex))
             {
-                throw Dropped(context, ex.Reason, ex.Message);
-            }
-            catch (RpcException ex) when (IsDownstreamDrop(ex))
-            {
-                throw DownstreamDropped(context, ex);
-            }
-            catch (RpcException ex) when (CarriesResult(ex))
-            {
-                throw WithoutResult(ex);
+                throw AsCallerSees(context, ex);
             }
             finally
             {
@@ -197,17 +176,9 @@ public sealed partial class CiceroServerInterceptor : Interceptor
             {
                 return await response.ConfigureAwait(false);
             }
-            catch (RequestDroppedException ex)
+            catch (Exception ex) when (IsCiceroFailure(ex))
             {
-                throw Dropped(context, ex.Reason, ex.Message);
-            }
-            catch (RpcException ex) when (IsDownstreamDrop(ex))
-            {
-                throw DownstreamDropped(context, ex);
-            }
-            catch (RpcException ex) when (CarriesResult(ex))
-            {
-                throw WithoutResult(ex);
+                throw AsCallerSees(context, ex);
             }
             finally
             {
