@@ -19,10 +19,14 @@ public class RegistrationTests
             .AddRateLimitPolicy(HeadroomRatePolicy.CreateFactory(0.8))
             .Build();
         var clock = new VirtualTimeProvider();
-        using var runtime = CiceroRuntime.Create(null, clock, catalog.GetRateLimitPolicy(HeadroomRatePolicy.Name), null);
-        var scheduler = catalog.GetScheduler(GoldFirstScheduler.Name)
-            .Create(new SubtaskSchedulerContext("db", 1, clock.TimestampFrequency, runtime.Registry));
-        var db = runtime.AddResource(new ResourceSemaphoreOptions { Name = "db", Capacity = 1, RunContinuationsAsynchronously = false }, scheduler);
+        using var runtime = new CiceroRuntimeBuilder
+            {
+                TimeProvider = clock,
+                RateLimitPolicy = catalog.GetRateLimitPolicy(HeadroomRatePolicy.Name).Create,
+            }
+            .AddResource(new ResourceSemaphoreOptions { Name = "db", Capacity = 1, RunContinuationsAsynchronously = false }, catalog.GetScheduler(GoldFirstScheduler.Name).Create)
+            .Build();
+        var db = runtime.GetResource("db");
 
         var held = await db.AcquireAsync(runtime.StartRequest("bronze"));
         var order = new List<string>();
