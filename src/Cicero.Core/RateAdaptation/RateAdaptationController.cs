@@ -533,6 +533,7 @@ public sealed class RateAdaptationController : IDisposable
             }
 
             var n = 0;
+            var limitedOnly = _options.LimitedInstancesOnly ?? !double.IsPositiveInfinity(_options.DownstreamHeadroom);
             foreach (var instance in service.Instances)
             {
                 if (!IsUsable(instance, now))
@@ -540,8 +541,13 @@ public sealed class RateAdaptationController : IDisposable
                     continue;
                 }
 
-                // An instance that does not list the workflow does not limit it: it counts as +∞ in the quantile.
+                // An instance that does not list the workflow does not limit it: it counts as +∞ in the quantile, or,
+                // under the safe aggregation, not at all (a congested minority must not be outvoted by idle siblings).
                 var answer = instance.Rates.TryGetValue(workflowId, out var listed) ? listed : double.PositiveInfinity;
+                if (limitedOnly && double.IsPositiveInfinity(answer))
+                {
+                    continue;
+                }
 
                 // Only the instances this caller actually sends to speak for it; before any call, assume an even spread.
                 var fraction = used > 0 ? workflowModel.GetInstanceFraction(serviceName, instance.Name) : 1.0 / usable;

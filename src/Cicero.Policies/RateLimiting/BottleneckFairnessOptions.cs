@@ -113,6 +113,16 @@ public sealed class BottleneckFairnessOptions
     public double RampFactor { get; set; } = 0.2;
 
     /// <summary>
+    /// Gets or sets whether the additive probe of a limited workflow is scaled by the spare fraction: β × min(1, φ)
+    /// instead of β(1 + φ/n). At a resource its held-back workflows fill (φ → 0), Algorithm 4's probe adds β per
+    /// interval whatever is spare: β = 10/s is a 60% step for a workflow held at 15/s on an instance, so an aggressor
+    /// held at its share climbs back over the capacity in a few intervals, is released, and refills the backlog. Scaled,
+    /// a limited workflow grows only into capacity that is measured to be spare.
+    /// </summary>
+    /// <value><see langword="true"/> (Algorithm 4 as written: <see langword="false"/>).</value>
+    public bool ProbeWithinSpare { get; set; } = true;
+
+    /// <summary>
     /// Gets or sets whether a workflow stays unlimited (σ = +∞) until a resource it loads is overloaded, and becomes
     /// unlimited again once its rate has ramped past <see cref="RampHeadroom"/> × its arrival rate with capacity spare.
     /// A workflow seen for the first time, or by a process that just restarted, is then admitted as it comes; rate
@@ -142,6 +152,7 @@ public sealed class BottleneckFairnessOptions
         BottleneckUtilization = 1,
         RampFactor = 0,
         UnlimitedUntilOverload = false,
+        ProbeWithinSpare = false,
     };
 
     internal BottleneckFairnessOptions Clone() => (BottleneckFairnessOptions)MemberwiseClone();
