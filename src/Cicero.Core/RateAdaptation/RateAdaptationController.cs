@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Admission;
-using Cicero.Diagnostics;
 using Cicero.Model;
 using Cicero.Resources;
 using Cicero.Workflows;
 
 namespace Cicero.RateAdaptation;
+
+// Invariants (this file, RateAdaptationController.Downstream.cs and RateAdaptationController.Loop.cs):
+// - The downstream table, the announced and downstream rates and the policy's scratch are read and written under
+//   _lock; _running and _skippedTicks are Interlocked; LastError is written by the loop alone.
+// - _announced, _downstream and _stepped have one slot per workflow registry slot; a slot is valid once _stepped is set.
+// - Announced σ = min(σ^local, σ′) and never NaN or negative: the policy's output is checked before it is announced.
+// - Step is synchronous and does no I/O; only the loop (Loop.cs) awaits, and it never holds _lock across an await.
+// - Admission is told of changed rates outside _lock, so a callback into the controller cannot deadlock.
 
 /// <summary>
 /// Distributed rate adaptation at one process (dissertation Algorithm 3): every interval, pull each downstream
@@ -26,7 +33,7 @@ namespace Cicero.RateAdaptation;
 /// (<see cref="GetDownstreamStatus"/> reports which). Thread-safe.
 /// </para>
 /// </remarks>
-public sealed class RateAdaptationController : IDisposable
+public sealed partial class RateAdaptationController : IDisposable
 {
     private readonly Lock _lock = new();
     private readonly RateAdaptationOptions _options;
@@ -99,113 +106,6 @@ public sealed class RateAdaptationController : IDisposable
 
     /// <summary>Gets the last exception thrown by a periodic step (for example by the local policy), if any.</summary>
     public Exception? LastError { get; private set; }
-
-    /// <summary>Sets the instances of a downstream service this process calls (service discovery); others are forgotten.</summary>
-    /// <param name="service">The service name.</param>
-    /// <param name="instances">The instances; an empty list removes the service.</param>
-    public void SetDownstreamInstances(string service, IEnumerable<string> instances)
-    {
-        ArgumentException.ThrowIfNullOrWhiteSpace(service);
-        ArgumentNullException.ThrowIfNull(instances);
-        lock (_lock)
-        {
-            var previous = _services.TryGetValue(service, out var existing) ? existing : null;
-            var next = new DownstreamService();
-            foreach (var name in instances)
-            {
-                ArgumentException.ThrowIfNullOrWhiteSpace(name, nameof(instances));
-                if (next.Find(name) is not null)
-                {
-                    continue;
-                }
-
-                next.Instances.Add(previous?.Find(name) ?? new DownstreamInstanceState(name));
-            }
-
-            if (next.Instances.Count == 0)
-            {
-                _services.Remove(service);
-            }
-            else
-            {
-                _services[service] = next;
-            }
-        }
-    }
-
-    /// <summary>Gets every downstream instance this process polls.</summary>
-    /// <returns>A snapshot.</returns>
-    public IReadOnlyList<DownstreamInstance> GetDownstreamInstances()
-    {
-        lock (_lock)
-        {
-            var list = new List<DownstreamInstance>();
-            foreach (var (service, state) in _services)
-            {
-                foreach (var instance in state.Instances)
-                {
-                    list.Add(new DownstreamInstance(service, instance.Name));
-                }
-            }
-
-            return list;
-        }
-    }
-
-    /// <summary>Stores a downstream instance's answer (Algorithm 3, line 2).</summary>
-    /// <param name="instance">The instance that answered; unknown instances are ignored.</param>
-    /// <param name="answer">Its rates for this process.</param>
-    /// <param name="now">When it answered.</param>
-    public void RecordAnswer(DownstreamInstance instance, DownstreamRateAnswer answer, long now)
-    {
-        ArgumentNullException.ThrowIfNull(answer);
-        lock (_lock)
-        {
-            if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
-            {
-                state.Rates.Clear();
-                foreach (var rate in answer.Rates)
-                {
-                    state.Rates[rate.Workflow.Value] = rate.Rate;
-                }
-
-                state.LastAnswer = now;
-                state.ConsecutiveFailures = 0;
-                state.Unsupported = false;
-            }
-        }
-    }
-
-    /// <summary>Notes that a downstream instance did not answer; its last good answer ages towards the hold time.</summary>
-    /// <param name="instance">The silent instance.</param>
-    public void RecordFailure(DownstreamInstance instance)
-    {
-        lock (_lock)
-        {
-            if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
-            {
-                state.ConsecutiveFailures++;
-            }
-        }
-    }
-
-    /// <summary>
-    /// Notes that a downstream instance does not take part in rate exchange (it runs no Cicero): it limits nothing, and
-    /// a service all of whose instances are like it reports <see cref="DownstreamStatus.Unsupported"/>.
-    /// </summary>
-    /// <param name="instance">The instance.</param>
-    public void RecordUnsupported(DownstreamInstance instance)
-    {
-        lock (_lock)
-        {
-            if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
-            {
-                state.Unsupported = true;
-                state.Rates.Clear();
-                state.LastAnswer = long.MinValue;
-            }
-        }
-    }
 
     /// <summary>
     /// Runs one control step: closes the model's interval, aggregates the downstream answers into σ′, runs the local
@@ -288,64 +188,6 @@ public sealed class RateAdaptationController : IDisposable
                     _admission.SetRate(registry[i], rate);
                 }
             }
-        }
-    }
-
-    /// <summary>Queries every downstream instance (in parallel, each bounded by the query timeout), then runs <see cref="Step"/>.</summary>
-    /// <param name="cancellationToken">Stops the queries.</param>
-    /// <returns>A task that completes when the step has run.</returns>
-    public async Task RunOnceAsync(CancellationToken cancellationToken = default)
-    {
-        var targets = GetDownstreamInstances();
-        if (_source is not null && targets.Count > 0)
-        {
-            var started = _timeProvider.GetTimestamp();
-            using var timeout = new CancellationTokenSource(_options.QueryTimeout, _timeProvider);
-            using var linked = CancellationTokenSource.CreateLinkedTokenSource(timeout.Token, cancellationToken);
-            var pending = new Task<DownstreamRateAnswer>[targets.Count];
-            for (var i = 0; i < targets.Count; i++)
-            {
-                pending[i] = Query(targets[i], linked.Token).AsTask();
-            }
-
-            for (var i = 0; i < targets.Count; i++)
-            {
-                try
-                {
-                    // One deadline for the whole round, so n silent instances cost one timeout, not n.
-                    var remaining = _options.QueryTimeout - _timeProvider.GetElapsedTime(started);
-                    var answer = await pending[i].WaitAsync(remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero, _timeProvider, cancellationToken).ConfigureAwait(false);
-                    RecordAnswer(targets[i], answer, _timeProvider.GetTimestamp());
-                }
-                catch (NotSupportedException) when (!cancellationToken.IsCancellationRequested)
-                {
-                    // The transport says the instance has no rate exchange at all (a service without Cicero).
-                    RecordUnsupported(targets[i]);
-                }
-                catch (Exception) when (!cancellationToken.IsCancellationRequested)
-                {
-                    // A slow, failing or malformed downstream must not stop the loop; its answer ages instead.
-                    RecordFailure(targets[i]);
-                }
-            }
-        }
-
-        Step(_timeProvider.GetTimestamp());
-    }
-
-    /// <summary>Starts running <see cref="RunOnceAsync"/> every interval on the injected clock.</summary>
-    /// <exception cref="InvalidOperationException">Already started.</exception>
-    public void Start()
-    {
-        lock (_lock)
-        {
-            if (_timer is not null)
-            {
-                throw new InvalidOperationException("The rate adaptation loop is already running.");
-            }
-
-            _stopping = new CancellationTokenSource();
-            _timer = _timeProvider.CreateTimer(static state => ((RateAdaptationController)state!).OnTick(), this, _options.Interval, _options.Interval);
         }
     }
 
@@ -432,138 +274,12 @@ public sealed class RateAdaptationController : IDisposable
         return new DownstreamRateAnswer(rates);
     }
 
-    /// <inheritdoc />
-    public void Dispose()
-    {
-        lock (_lock)
-        {
-            _timer?.Dispose();
-            _timer = null;
-            _stopping?.Cancel();
-            _stopping?.Dispose();
-            _stopping = null;
-        }
-    }
-
     private double GetAnnouncedRate(int index)
     {
         lock (_lock)
         {
             return _announced[index];
         }
-    }
-
-    private ValueTask<DownstreamRateAnswer> Query(DownstreamInstance target, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return _source!.GetAdmissionRatesAsync(target, _options.ProcessId, cancellationToken);
-        }
-        catch (Exception ex)
-        {
-            return ValueTask.FromException<DownstreamRateAnswer>(ex);
-        }
-    }
-
-    private void OnTick()
-    {
-        if (Interlocked.CompareExchange(ref _running, 1, 0) != 0)
-        {
-            Interlocked.Increment(ref _skippedTicks);
-            return;
-        }
-
-        _ = RunTickAsync(_stopping?.Token ?? CancellationToken.None);
-    }
-
-    private async Task RunTickAsync(CancellationToken cancellationToken)
-    {
-        try
-        {
-            await RunOnceAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-        }
-        catch (Exception ex)
-        {
-            // The loop must outlive a faulty policy; the error is kept for health checks.
-            LastError = ex;
-        }
-        finally
-        {
-            Volatile.Write(ref _running, 0);
-        }
-    }
-
-    private double AggregateDownstream(WorkflowModel workflowModel, long now)
-    {
-        var result = double.PositiveInfinity;
-        var workflowId = workflowModel.Workflow.Value;
-        foreach (var (serviceName, service) in _services)
-        {
-            if (!workflowModel.TryGetAmplification(serviceName, out var amplification))
-            {
-                // This workflow has not been seen calling the service, so the service does not constrain it.
-                continue;
-            }
-
-            var usable = 0;
-            var used = 0;
-            foreach (var instance in service.Instances)
-            {
-                if (IsUsable(instance, now))
-                {
-                    usable++;
-                    if (workflowModel.GetInstanceFraction(serviceName, instance.Name) > 0)
-                    {
-                        used++;
-                    }
-                }
-            }
-
-            if (usable == 0)
-            {
-                continue;
-            }
-
-            if (_values.Length < usable)
-            {
-                _values = new double[usable * 2];
-            }
-
-            var n = 0;
-            var limitedOnly = _options.LimitedInstancesOnly ?? !double.IsPositiveInfinity(_options.DownstreamHeadroom);
-            foreach (var instance in service.Instances)
-            {
-                if (!IsUsable(instance, now))
-                {
-                    continue;
-                }
-
-                // An instance that does not list the workflow does not limit it: it counts as +∞ in the quantile, or,
-                // under the safe aggregation, not at all (a congested minority must not be outvoted by idle siblings).
-                var answer = instance.Rates.TryGetValue(workflowId, out var listed) ? listed : double.PositiveInfinity;
-                if (limitedOnly && double.IsPositiveInfinity(answer))
-                {
-                    continue;
-                }
-
-                // Only the instances this caller actually sends to speak for it; before any call, assume an even spread.
-                var fraction = used > 0 ? workflowModel.GetInstanceFraction(serviceName, instance.Name) : 1.0 / usable;
-                if (fraction > 0)
-                {
-                    _values[n++] = RateAggregation.ImpliedRequestRate(answer, amplification, Math.Min(1, fraction));
-                }
-            }
-
-            if (n > 0)
-            {
-                result = Math.Min(result, RateAggregation.Quantile(_values.AsSpan(0, n), _options.Quantile));
-            }
-        }
-
-        return result;
     }
 
     /// <summary>
@@ -594,81 +310,5 @@ public sealed class RateAdaptationController : IDisposable
         return arrivals > 0 ? demand / arrivals : unweighted;
     }
 
-    private bool IsUsable(DownstreamInstanceState instance, long now) =>
-        instance.LastAnswer != long.MinValue && now - instance.LastAnswer <= _holdTicks;
-
-    private DownstreamStatus ClassifyLocked(DownstreamService service, long now)
-    {
-        var fresh = 0;
-        var usable = 0;
-        var unsupported = 0;
-        foreach (var instance in service.Instances)
-        {
-            if (instance.Unsupported)
-            {
-                unsupported++;
-            }
-
-            if (IsUsable(instance, now))
-            {
-                usable++;
-                if (now - instance.LastAnswer <= _freshTicks)
-                {
-                    fresh++;
-                }
-            }
-        }
-
-        return unsupported > 0 && unsupported == service.Instances.Count ? DownstreamStatus.Unsupported
-            : usable == 0 ? DownstreamStatus.Expired
-            : fresh == service.Instances.Count ? DownstreamStatus.Fresh
-            : DownstreamStatus.Holding;
-    }
-
-    private void RecordStatuses(long now)
-    {
-        if (!CiceroInstruments.DownstreamStatus.Enabled)
-        {
-            return;
-        }
-
-        foreach (var (name, service) in _services)
-        {
-            CiceroInstruments.DownstreamStatus.Record(
-                (int)ClassifyLocked(service, now), new KeyValuePair<string, object?>(CiceroTelemetry.ServiceTag, name));
-        }
-    }
-
     private long ToTimestamp(TimeSpan span) => (long)(span.TotalSeconds * _timeProvider.TimestampFrequency);
-
-    private sealed class DownstreamService
-    {
-        public List<DownstreamInstanceState> Instances { get; } = [];
-
-        public DownstreamInstanceState? Find(string name)
-        {
-            foreach (var instance in Instances)
-            {
-                if (instance.Name == name)
-                {
-                    return instance;
-                }
-            }
-
-            return null;
-        }
-    }
-
-    private sealed class DownstreamInstanceState(string name)
-    {
-        public string Name { get; } = name;
-
-        public Dictionary<string, double> Rates { get; } = new(StringComparer.Ordinal);
-
-        public long LastAnswer { get; set; } = long.MinValue;
-
-        public int ConsecutiveFailures { get; set; }
-
-        public bool Unsupported { get; set; }
-    }
 }

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+
+namespace Cicero.RateAdaptation;
+
+/// <content>
+/// The asynchronous adapter: queries the downstream instances on a timer of the injected clock and runs
+/// <see cref="Step"/>; a slow or failing instance ages instead of stopping the loop.
+/// </content>
+public sealed partial class RateAdaptationController
+{
+    /// <summary>Queries every downstream instance (in parallel, each bounded by the query timeout), then runs <see cref="Step"/>.</summary>
+    /// <param name="cancellationToken">Stops the queries.</param>
+    /// <returns>A task that completes when the step has run.</returns>
+    public async Task RunOnceAsync(CancellationToken cancellationToken = default)
+    {
+        var targets = GetDownstreamInstances();
+        if (_source is not null && targets.Count > 0)
+        {
+            var started = _timeProvider.GetTimestamp();
+            using var timeout = new CancellationTokenSource(_options.QueryTimeout, _timeProvider);
+            using var linked = CancellationTokenSource.CreateLinkedTokenSource(timeout.Token, cancellationToken);
+            var pending = new Task<DownstreamRateAnswer>[targets.Count];
+            for (var i = 0; i < targets.Count; i++)
+            {
+                pending[i] = Query(targets[i], linked.Token).AsTask();
+            }
+
+            for (var i = 0; i < targets.Count; i++)
+            {
+                try
+                {
+                    // One deadline for the whole round, so n silent instances cost one timeout, not n.
+                    var remaining = _options.QueryTimeout - _timeProvider.GetElapsedTime(started);
+                    var answer = await pending[i].WaitAsync(remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero, _timeProvider, cancellationToken).ConfigureAwait(false);
+                    RecordAnswer(targets[i], answer, _timeProvider.GetTimestamp());
+                }
+                catch (NotSupportedException) when (!cancellationToken.IsCancellationRequested)
+                {
+                    // The transport says the instance has no rate exchange at all (a service without Cicero).
+                    RecordUnsupported(targets[i]);
+                }
+                catch (Exception) when (!cancellationToken.IsCancellationRequested)
+                {
+                    // A slow, failing or malformed downstream must not stop the loop; its answer ages instead.
+                    RecordFailure(targets[i]);
+                }
+            }
+        }
+
+        Step(_timeProvider.GetTimestamp());
+    }
+
+    /// <summary>Starts running <see cref="RunOnceAsync"/> every interval on the injected clock.</summary>
+    /// <exception cref="InvalidOperationException">Already started.</exception>
+    public void Start()
+    {
+        lock (_lock)
+        {
+            if (_timer is not null)
+            {
+                throw new InvalidOperationException("The rate adaptation loop is already running.");
+            }
+
+            _stopping = new CancellationTokenSource();
+            _timer = _timeProvider.CreateTimer(static state => ((RateAdaptationController)state!).OnTick(), this, _options.Interval, _options.Interval);
+        }
+    }
+
+    /// <inheritdoc />
+    public void Dispose()
+    {
+        lock (_lock)
+        {
+            _timer?.Dispose();
+            _timer = null;
+            _stopping?.Cancel();
+            _stopping?.Dispose();
+            _stopping = null;
+        }
+    }
+
+    private ValueTask<DownstreamRateAnswer> Query(DownstreamInstance target, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return _source!.GetAdmissionRatesAsync(target, _options.ProcessId, cancellationToken);
+        }
+        catch (Exception ex)
+        {
+            return ValueTask.FromException<DownstreamRateAnswer>(ex);
+        }
+    }
+
+    private void OnTick()
+    {
+        if (Interlocked.CompareExchange(ref _running, 1, 0) != 0)
+        {
+            Interlocked.Increment(ref _skippedTicks);
+            return;
+        }
+
+        _ = RunTickAsync(_stopping?.Token ?? CancellationToken.None);
+    }
+
+    private async Task RunTickAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            await RunOnceAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+        }
+        catch (Exception ex)
+        {
+            // The loop must outlive a faulty policy; the error is kept for health checks.
+            LastError = ex;
+        }
+        finally
+        {
+            Volatile.Write(ref _running, 0);
+        }
+    }
+}
