@@ -155,7 +155,6 @@ public sealed partial class RateAdaptationController
             }
 
             var n = 0;
-            var limitedOnly = _options.LimitedInstancesOnly ?? !double.IsPositiveInfinity(_options.DownstreamHeadroom);
             foreach (var instance in service.Instances)
             {
                 if (!IsUsable(instance, now))
@@ -163,13 +162,8 @@ public sealed partial class RateAdaptationController
                     continue;
                 }
 
-                // An instance that does not list the workflow does not limit it: it counts as +∞ in the quantile, or,
-                // under the safe aggregation, not at all (a congested minority must not be outvoted by idle siblings).
+                // An instance that does not list the workflow does not limit it: it counts as +∞ in the quantile.
                 var answer = instance.Rates.TryGetValue(workflowId, out var listed) ? listed : double.PositiveInfinity;
-                if (limitedOnly && double.IsPositiveInfinity(answer))
-                {
-                    continue;
-                }
 
                 // Only the instances this caller actually sends to speak for it; before any call, assume an even spread.
                 var fraction = used > 0 ? workflowModel.GetInstanceFraction(serviceName, instance.Name) : 1.0 / usable;

@@ -41,19 +41,6 @@ public sealed class RateAdaptationOptions
     /// <value>4 (Algorithm 3 as written: +∞, every σ′ is kept). Values must be at least 1.</value>
     public double DownstreamHeadroom { get; set; } = 4;
 
-    /// <summary>
-    /// Gets or sets whether the quantile over a downstream service's instances is taken only over the instances that
-    /// limit the workflow (a finite answer). Algorithm 3 counts an instance without a limit as +∞, so with the median a
-    /// workflow congesting fewer than half of the instances is not limited at all, although random routing cannot steer
-    /// around the congested ones; each finite answer is already scaled by the share of calls that instance receives, so
-    /// it is the rate that keeps that instance within its limit. With no finite answer the service does not constrain.
-    /// </summary>
-    /// <value>
-    /// <see langword="null"/>: on when <see cref="DownstreamHeadroom"/> is finite (the safe defaults), off when it is +∞
-    /// (Algorithm 3 as written, <c>bottleneck-fairness-paper</c> in the emulator).
-    /// </value>
-    public bool? LimitedInstancesOnly { get; set; }
-
     internal void Validate()
     {
         if (!(DownstreamHeadroom >= 1))

@@ -100,7 +100,7 @@ public sealed class BottleneckFairnessOptions
     /// fill the resource, which also absorbs a burst near the capacity without cutting it.
     /// </summary>
     /// <value>1. Values must be in (0, 1].</value>
-    public double BottleneckUtilization { get; set; } = 1;
+    public double BottleneckUtilization { get; set; } = 0.85;
 
     /// <summary>
     /// Gets or sets the fraction by which a limited workflow's rate may also grow per interval, on top of the additive
@@ -111,16 +111,6 @@ public sealed class BottleneckFairnessOptions
     /// </summary>
     /// <value>0.2 (Algorithm 4 as written: 0, additive only). Values must be in [0, 1].</value>
     public double RampFactor { get; set; } = 0.2;
-
-    /// <summary>
-    /// Gets or sets whether the additive probe of a limited workflow is scaled by the spare fraction: β × min(1, φ)
-    /// instead of β(1 + φ/n). At a resource its held-back workflows fill (φ → 0), Algorithm 4's probe adds β per
-    /// interval whatever is spare: β = 10/s is a 60% step for a workflow held at 15/s on an instance, so an aggressor
-    /// held at its share climbs back over the capacity in a few intervals, is released, and refills the backlog. Scaled,
-    /// a limited workflow grows only into capacity that is measured to be spare.
-    /// </summary>
-    /// <value><see langword="true"/> (Algorithm 4 as written: <see langword="false"/>).</value>
-    public bool ProbeWithinSpare { get; set; } = true;
 
     /// <summary>
     /// Gets or sets whether a workflow stays unlimited (σ = +∞) until a resource it loads is overloaded, and becomes
@@ -152,7 +142,6 @@ public sealed class BottleneckFairnessOptions
         BottleneckUtilization = 1,
         RampFactor = 0,
         UnlimitedUntilOverload = false,
-        ProbeWithinSpare = false,
     };
 
     internal BottleneckFairnessOptions Clone() => (BottleneckFairnessOptions)MemberwiseClone();

@@ -47,7 +47,6 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly int _congestionIntervals;
     private readonly double _rampFactor;
     private readonly bool _unlimitedUntilOverload;
-    private readonly bool _probeWithinSpare;
     private readonly double _congestionServiceTimes;
     private readonly double _drainSeconds;
     private readonly double _utilization;
@@ -75,7 +74,6 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         _congestionIntervals = options.CongestionIntervals;
         _rampFactor = options.RampFactor;
         _unlimitedUntilOverload = options.UnlimitedUntilOverload;
-        _probeWithinSpare = options.ProbeWithinSpare;
         _congestionServiceTimes = options.CongestionServiceTimes;
         _drainSeconds = options.QueueDrainTime.TotalSeconds;
         _utilization = options.BottleneckUtilization;
@@ -263,7 +261,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         }
 
         // Line 5: the probe grows with the spare fraction, split among the workflows using k′.
-        var step = _probeWithinSpare ? _probe * Math.Min(1, spare) : _probe * (1 + (spare / Math.Max(1, users)));
+        var step = _probe * (1 + (spare / Math.Max(1, users)));
         for (var j = 0; j < workflows.Length; j++)
         {
             var workflow = workflows[j];
@@ -336,8 +334,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             if (ratio >= 1)
             {
                 // Within its fair share: an unlimited workflow stays so; a limited one probes upwards, bounded.
-                var probe = _probeWithinSpare ? _probe * Math.Min(1, ratio - 1) : _probe;
-                localRates[j] = _unlimitedUntilOverload ? Ramp(workflow, probe, Math.Min(_rampFactor, ratio - 1), release: false)
+                localRates[j] = _unlimitedUntilOverload ? Ramp(workflow, _probe, Math.Min(_rampFactor, ratio - 1), release: false)
                     : Math.Max(_minimumRate, Measured(workflow, sigma) + _probe);
                 continue;
             }
