@@ -100,7 +100,7 @@ public sealed class BottleneckFairnessOptions
     /// fill the resource, which also absorbs a burst near the capacity without cutting it.
     /// </summary>
     /// <value>1. Values must be in (0, 1].</value>
-    public double BottleneckUtilization { get; set; } = 0.85;
+    public double BottleneckUtilization { get; set; } = 1;
 
     /// <summary>
     /// Gets or sets the fraction by which a limited workflow's rate may also grow per interval, on top of the additive
