@@ -248,17 +248,6 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         return waiting * resource.MeanServiceTime / _drainSeconds;
     }
 
-    /// <summary>
-    /// How much more a workflow offers than its limiter admits (arrival ÷ admitted, at least 1). Demand measured at the
-    /// resource is the admitted part only, so a workflow held back here looks as if it fitted its share, and a probe
-    /// under a standing queue lets it back over the capacity (seed 28: σ 8 → 38/s in three intervals, the backlog never
-    /// drained); counted at what it offers, it stays held back and carries the backlog's drain.
-    /// </summary>
-    private double HeldBack(in WorkflowRateInputs workflow) =>
-        _offeredDemand && _unlimitedUntilOverload && double.IsFinite(workflow.CurrentRate) && workflow.AdmittedRate > 0
-            ? Math.Max(1, workflow.ArrivalRate / workflow.AdmittedRate)
-            : 1;
-
     private double Load(LocalRateInputs inputs, int workflow, int resource) =>
         _offeredDemand ? _demand[(workflow * _resourceCount) + resource] : inputs.GetLoad(workflow, resource);
 
@@ -277,54 +266,13 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         {
             var workflow = workflows[j];
             localRates[j] = workflow.IsLeaf
-                ? Ramp(workflow, step, Math.Min(_rampFactor, spare), release: _unlimitedUntilOverload, SpareRequests(inputs, j, tightest, spare))
+                ? Ramp(workflow, step, Math.Min(_rampFactor, spare), release: _unlimitedUntilOverload)
                 : workflow.DownstreamRate; // Line 7: inherit the downstream rate σ′.
         }
     }
 
-    /// <summary>
-    /// How many more requests per second of the workflow the tightest resource's spare capacity takes: the spare
-    /// permits φ·c over the permit-seconds one admitted request costs there (its demand ÷ its admitted rate). A limited
-    /// workflow grows by at most this per interval, so it refills spare capacity but does not overshoot it: at a
-    /// resource it alone fills, the probe β = 10/s is a 60% step for a workflow held at 15/s on an instance, and it was
-    /// back over the capacity and released in a few intervals with the limiter's queue behind it (seed 28). Where the
-    /// workflow's whole demand fits, the spare is at least what it still lacks, so it reaches its arrival rate at once.
-    /// </summary>
-    private double SpareRequests(LocalRateInputs inputs, int workflow, int resource, double spare)
-    {
-        if (!(_offeredDemand && _unlimitedUntilOverload && resource >= 0))
-        {
-            return double.PositiveInfinity;
-        }
-
-        // The smoothed demand lags a rising rate by seconds where arrivals are few; the permits held and waiting this
-        // interval do not, so the spare is the smaller of the two (none while a queue stands).
-        ref readonly var measured = ref inputs.Resources[resource];
-        var target = measured.Capacity * _targetLoad;
-        var permits = Math.Max(0, Math.Min(spare * target, target - measured.TotalLoad));
-
-        // Permits taken by this interval's growth show up only as its sub-tasks start, over about one service time; the
-        // spare is spread over that time, else every interval until then grows into the same free permits again.
-        if (measured.MeanServiceTime > inputs.IntervalSeconds && inputs.IntervalSeconds > 0)
-        {
-            permits *= inputs.IntervalSeconds / measured.MeanServiceTime;
-        }
-
-        // The permit-seconds one admitted request costs here, read high rather than low: this interval's and the
-        // smoothed demand each over the admitted rate (sub-tasks start after the admission, so this interval's alone can
-        // read near 0), and at least one mean service time.
-        var admitted = inputs.Workflows[workflow].AdmittedRate;
-        if (!(admitted > 0))
-        {
-            return double.PositiveInfinity;
-        }
-
-        var cost = Math.Max(Math.Max(inputs.GetDemand(workflow, resource), Load(inputs, workflow, resource)) / admitted, measured.MeanServiceTime);
-        return cost > 0 ? permits / cost : double.PositiveInfinity;
-    }
-
     /// <summary>Grows a leaf workflow's rate by the probe, holding it once it is well above what the workflow offers.</summary>
-    private double Ramp(in WorkflowRateInputs workflow, double step, double growth, bool release, double spareRequests = double.PositiveInfinity)
+    private double Ramp(in WorkflowRateInputs workflow, double step, double growth, bool release)
     {
         var sigma = workflow.CurrentRate;
         if (_unlimitedUntilOverload && double.IsPositiveInfinity(sigma))
@@ -338,16 +286,14 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         // Rate validation: a rate already well above what the workflow offers is held, not grown further. The initial
         // rate is the floor of "what it offers": a workflow of a few requests per second is measured in whole requests
         // per interval (0 or 10/s at 100 ms), and a ceiling on that noise would refuse its next request.
-        // The admitted rate counts too: a limiter emptying its queue admits more than arrives, and releasing it then
-        // lets the whole queue through at once.
-        var ceiling = _rampHeadroom * Math.Max(_initialRate, _unlimitedUntilOverload ? Math.Max(workflow.ArrivalRate, workflow.AdmittedRate) : workflow.ArrivalRate);
+        var ceiling = _rampHeadroom * Math.Max(_initialRate, workflow.ArrivalRate);
         if (from >= ceiling)
         {
             // With capacity spare, a limit the workflow no longer reaches protects nothing: lift it.
             return release ? double.PositiveInfinity : Math.Max(_minimumRate, from);
         }
 
-        var grown = Math.Min(Math.Max(from + step, from * (1 + growth)), from + spareRequests);
+        var grown = Math.Max(from + step, from * (1 + growth));
         return Math.Max(_minimumRate, _unlimitedUntilOverload ? Math.Min(ceiling, grown) : grown);
     }
 
@@ -365,7 +311,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         var shares = _shares.AsSpan(0, n);
         for (var j = 0; j < n; j++)
         {
-            loads[j] = Load(inputs, j, tightest) * HeldBack(workflows[j]);
+            loads[j] = Load(inputs, j, tightest);
         }
 
         // Line 9: max-min fair shares of c_k′ (times the target load and the utilization) over the loads on k′, in permits.
