@@ -185,6 +185,12 @@ internal static class StorageTopologyCommand
                 return CommandErrors.Report(errors, "Cannot read the addresses.", ex.Message, ExitCodes.InvalidAddresses);
             }
 
+            var liveProblems = LiveTopologyRunner.Validate(scenario, options: liveOptions);
+            if (liveProblems.Count > 0)
+            {
+                return CommandErrors.Report(errors, "Cannot run the scenario live.", new ScenarioValidationException(liveProblems, scenario.Name).Message, ExitCodes.InvalidScenario);
+            }
+
             if (settings.Host is not null)
             {
                 return Host(console, errors, scenario, liveOptions);

@@ -5,6 +5,7 @@ using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Traces.Replay;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Emulator.Workloads;
+using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Registration;
 
 namespace Cicero.Emulator.Live;
@@ -50,6 +51,7 @@ public sealed class LiveTopologyRunner
             .Where(e => !replay || !(e.Path.StartsWith("workloads", StringComparison.Ordinal) || e.Path.StartsWith("configurations", StringComparison.Ordinal)))
             .ToList();
         errors.AddRange(new ScenarioValidator(_catalog).ValidateConfiguration(configuration, "configuration", scenario));
+        errors.AddRange(ValidateLiveConfiguration(configuration, "configuration"));
         errors.AddRange(ValidateAddresses(scenario, _options));
         if (errors.Count > 0)
         {
@@ -65,9 +67,18 @@ public sealed class LiveTopologyRunner
     /// <param name="catalog">Where policies are found by name.</param>
     /// <param name="cancellationToken">Stops the runs.</param>
     /// <returns>One result per configuration.</returns>
+    /// <exception cref="ScenarioValidationException">
+    /// A configuration cannot run live (checked for all of them before the first starts, see <see cref="Validate"/>).
+    /// </exception>
     public static async Task<IReadOnlyList<TopologyRunResult>> RunAllAsync(ScenarioSpec scenario, PolicyCatalog? catalog = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(scenario);
+        var errors = Validate(scenario, catalog);
+        if (errors.Count > 0)
+        {
+            throw new ScenarioValidationException(errors, scenario.Name);
+        }
+
         var results = new List<TopologyRunResult>();
         foreach (var configuration in scenario.Configurations ?? [])
         {
@@ -245,6 +256,40 @@ public sealed class LiveTopologyRunner
     {
         // All at once: each waits a little for its last requests, and a stopped run must not wait that out 35 times.
         await Task.WhenAll(instances.SelectMany(static tier => tier).OfType<LiveInstance>().Select(static i => i.DisposeAsync().AsTask())).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Checks that every configuration of <paramref name="scenario"/> can run live, so that a scenario the live runner
+    /// cannot finish is refused before its first configuration runs rather than after it.
+    /// </summary>
+    /// <param name="scenario">The scenario.</param>
+    /// <param name="catalog">Where policies are found by name.</param>
+    /// <param name="options">The addresses (checked against the services) and the rest of the live options.</param>
+    /// <returns>The problems, each with its path in the scenario; empty when it can run.</returns>
+    public static IReadOnlyList<ScenarioError> Validate(ScenarioSpec scenario, PolicyCatalog? catalog = null, LiveRunnerOptions? options = null)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var errors = ScenarioLoader.Validate(scenario, catalog ?? PolicyCatalog.Default).ToList();
+        var configurations = scenario.Configurations ?? [];
+        for (var i = 0; i < configurations.Count; i++)
+        {
+            errors.AddRange(ValidateLiveConfiguration(configurations[i], $"configurations[{i}]"));
+        }
+
+        errors.AddRange(ValidateAddresses(scenario, options ?? new LiveRunnerOptions()));
+        return errors;
+    }
+
+    // Cake's SLO controller drives each simulated disk's share scheduler from the front end's latencies; the simulator
+    // builds it per instance (SimInstance), and hosting knows no policy by that name.
+    private static IEnumerable<ScenarioError> ValidateLiveConfiguration(ConfigurationSpec configuration, string path)
+    {
+        if (string.Equals(configuration.RateLimitPolicy, RateLimitPolicies.CakeSlo, StringComparison.OrdinalIgnoreCase))
+        {
+            yield return new ScenarioError(
+                path + ".rateLimitPolicy",
+                $"'{RateLimitPolicies.CakeSlo}' runs in the simulated runner only (--runner simulated): it drives each simulated disk's Cake share scheduler, which the live runner does not build");
+        }
     }
 
     private static IEnumerable<ScenarioError> ValidateAddresses(ScenarioSpec scenario, LiveRunnerOptions options)
