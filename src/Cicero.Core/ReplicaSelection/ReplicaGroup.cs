@@ -11,23 +11,24 @@ namespace Cicero.ReplicaSelection;
 /// are retried when a response arrives or when the selector says a replica will be available.
 /// </summary>
 /// <remarks>
-/// Thread-safe; the selector is called under the group's lock. A pick that does not wait completes synchronously and
+/// A thread-safe, asynchronous adapter of <see cref="ReplicaClientEngine{TRequest}"/> with one group: the engine, and
+/// so the selector, is called under the group's lock. A pick that does not wait completes synchronously and
 /// allocates nothing. Waiters are released by a timer on the injected <see cref="TimeProvider"/>, so a virtual clock
 /// drives the backlog deterministically. With <see cref="ReplicaGroupOptions.ServeLocally"/>, requests go straight to
 /// this process's own replica (Wu's local fast path).
 /// </remarks>
-public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
+public sealed partial class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
 {
+    private const int Group = 0;
     private readonly Lock _lock;
     private readonly ReplicaGroupCoordinator? _coordinator;
-    private readonly IReplicaSelector _selector;
     private readonly ReplicaGroupOptions _options;
     private readonly TimeProvider _timeProvider;
-    private readonly Deque<WaitNode<ReplicaPick, int>> _backlog = new();
+    private readonly ReplicaClientEngine<WaitNode<ReplicaPick, int>> _engine;
     private readonly Stack<WaitNode<ReplicaPick, int>> _pool = new();
+    private readonly List<(WaitNode<ReplicaPick, int> Waiter, string Reason)> _failed = [];
     private readonly ITimer _timer;
     private ReplicaState[] _replicas = [];
-    private long _timerDue = long.MaxValue;
 
     /// <summary>Creates a replica group.</summary>
     /// <param name="selector">The selection policy.</param>
@@ -43,11 +44,17 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         ArgumentNullException.ThrowIfNull(selector);
         _options = options ?? new ReplicaGroupOptions();
         _options.Validate();
-        _selector = selector;
         _timeProvider = timeProvider ?? TimeProvider.System;
         _coordinator = coordinator;
         _lock = coordinator?.SyncRoot ?? new Lock();
-        _timer = _timeProvider.CreateTimer(static state => ((ReplicaGroup)state!).Pump(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+
+        // The group releases its waiters itself, outside the lock, and with a coordinator one group at a time.
+        var engineOptions = new ReplicaClientEngineOptions { MaxBacklog = _options.MaxBacklog, AutoRelease = false };
+        _engine = new ReplicaClientEngine<WaitNode<ReplicaPick, int>>(selector, new Host(this), _timeProvider.TimestampFrequency, engineOptions)
+        {
+            LocalReplicaId = _options.ServeLocally ? _options.LocalReplicaId : null,
+        };
+        _timer = _timeProvider.CreateTimer(static state => ((ReplicaGroup)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         coordinator?.Register(this);
     }
 
@@ -61,7 +68,7 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         {
             lock (_lock)
             {
-                return _backlog.Count;
+                return _engine.BacklogLength(Group);
             }
         }
     }
@@ -84,7 +91,7 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
                 next.Add(Array.Find(_replicas, r => r.Id == id) ?? new ReplicaState(id));
             }
 
-            Volatile.Write(ref _replicas, next.ToArray());
+            SetLocked(next);
         }
 
         Pump();
@@ -111,7 +118,7 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
                 }
             }
 
-            Volatile.Write(ref _replicas, next.ToArray());
+            SetLocked(next);
         }
 
         Pump();
@@ -124,11 +131,12 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
     {
         lock (_lock)
         {
-            foreach (var replica in _replicas)
+            var now = _timeProvider.GetTimestamp();
+            for (var i = 0; i < _replicas.Length; i++)
             {
-                if (replica.Id == id)
+                if (_replicas[i].Id == id)
                 {
-                    replica.IsDown = isDown;
+                    _engine.SetDown(i, isDown, now);
                 }
             }
         }
@@ -150,38 +158,24 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         WaitNode<ReplicaPick, int> waiter;
         lock (_lock)
         {
-            if (_options.ServeLocally && FindLocked(_options.LocalReplicaId!) is { IsDown: false } local)
-            {
-                return new ValueTask<ReplicaPick>(new ReplicaPick(local, isLocal: true, null));
-            }
-
             var now = _timeProvider.GetTimestamp();
-            if (_backlog.Count == 0)
+            if (TryRouteLocked(now, out var pick))
             {
-                var choice = _selector.Choose(_replicas, now);
-                if (choice.Kind == ReplicaChoiceKind.Replica)
-                {
-                    return new ValueTask<ReplicaPick>(SendLocked(choice.Index, now));
-                }
-
-                if (choice.Kind == ReplicaChoiceKind.Fail)
-                {
-                    return new ValueTask<ReplicaPick>(new ReplicaPick(null, false, choice.Reason));
-                }
+                return new ValueTask<ReplicaPick>(pick);
             }
 
-            if (_backlog.Count >= _options.MaxBacklog)
+            if (_engine.BacklogLength(Group) >= _options.MaxBacklog)
             {
                 return new ValueTask<ReplicaPick>(new ReplicaPick(null, false, $"The replica group's backlog is full ({_options.MaxBacklog} waiting)."));
             }
 
             waiter = _pool.Count > 0 ? _pool.Pop() : new WaitNode<ReplicaPick, int>(this);
             waiter.Reset(_options.RunContinuationsAsynchronously, cancellationToken);
-            _backlog.PushBack(waiter);
-            ArmTimerLocked(now);
+            _engine.TryEnqueue(waiter, Group, now);
         }
 
         waiter.RegisterCancellation();
+        CompleteFailed();
         return waiter.AsValueTask();
     }
 
@@ -200,31 +194,18 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         retryAfter = null;
         lock (_lock)
         {
-            if (_options.ServeLocally && FindLocked(_options.LocalReplicaId!) is { IsDown: false } local)
+            var now = _timeProvider.GetTimestamp();
+            if (TryRouteLocked(now, out pick))
             {
-                pick = new ReplicaPick(local, isLocal: true, null);
                 return true;
             }
 
-            var now = _timeProvider.GetTimestamp();
-            var choice = _selector.Choose(_replicas, now);
-            switch (choice.Kind)
+            if (_engine.TimeUntilAvailable(Group, now) is { } wait)
             {
-                case ReplicaChoiceKind.Replica:
-                    pick = SendLocked(choice.Index, now);
-                    return true;
-                case ReplicaChoiceKind.Fail:
-                    pick = new ReplicaPick(null, false, choice.Reason);
-                    return true;
-                default:
-                    pick = default;
-                    if (_selector is IBackpressureAware aware && aware.TimeUntilAvailable(_replicas, now) is { } wait)
-                    {
-                        retryAfter = TimeSpan.FromTicks((long)Math.Ceiling((double)Math.Max(1, wait) * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency));
-                    }
-
-                    return false;
+                retryAfter = ToTimeSpan(Math.Max(1, wait));
             }
+
+            return false;
         }
     }
 
@@ -238,13 +219,9 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
     {
         lock (_lock)
         {
-            var now = _timeProvider.GetTimestamp();
-            if (_selector is not IBackpressureAware aware || aware.TimeUntilAvailable(_replicas, now) is not { } wait)
-            {
-                return null;
-            }
-
-            return wait <= 0 ? TimeSpan.Zero : TimeSpan.FromTicks((long)Math.Ceiling((double)wait * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency));
+            return _engine.TimeUntilAvailable(Group, _timeProvider.GetTimestamp()) is not { } wait
+                ? null
+                : wait <= 0 ? TimeSpan.Zero : ToTimeSpan(wait);
         }
     }
 
@@ -256,12 +233,7 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         ArgumentNullException.ThrowIfNull(replica);
         lock (_lock)
         {
-            if (replica.Outstanding > 0)
-            {
-                replica.Outstanding--;
-            }
-
-            _selector.OnFeedback(replica, feedback, _timeProvider.GetTimestamp());
+            _engine.Complete(replica, feedback, _timeProvider.GetTimestamp());
         }
 
         Pump();
@@ -277,10 +249,7 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         ArgumentNullException.ThrowIfNull(replica);
         lock (_lock)
         {
-            if (replica.Outstanding > 0)
-            {
-                replica.Outstanding--;
-            }
+            _engine.Release(replica, _timeProvider.GetTimestamp());
         }
 
         Pump();
@@ -302,15 +271,7 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
                 return;
             }
 
-            for (var i = 0; i < _backlog.Count; i++)
-            {
-                if (ReferenceEquals(_backlog[i], node))
-                {
-                    _backlog.RemoveAt(i);
-                    break;
-                }
-            }
-
+            _engine.Remove(node, Group);
             node.IsQueued = false;
         }
 
@@ -328,6 +289,62 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         }
     }
 
+    /// <summary>Releases the backlog's oldest request if the selector now has a replica (or a failure) for it.</summary>
+    internal bool TryReleaseOne()
+    {
+        WaitNode<ReplicaPick, int> waiter;
+        var pick = default(ReplicaPick);
+        lock (_lock)
+        {
+            var now = _timeProvider.GetTimestamp();
+            if (!_engine.TryReleaseOne(Group, now, out waiter, out var index, out var failure))
+            {
+                waiter = null!;
+            }
+            else
+            {
+                pick = failure is null ? SendLocked(index, now) : new ReplicaPick(null, false, failure);
+                waiter.IsQueued = false;
+            }
+        }
+
+        CompleteFailed();
+        if (waiter is null)
+        {
+            return false;
+        }
+
+        waiter.SetResult(pick);
+        return true;
+    }
+
+    private void SetLocked(List<ReplicaState> next)
+    {
+        var replicas = next.ToArray();
+        _engine.SetReplicas(replicas, [[.. Enumerable.Range(0, replicas.Length)]]);
+        Volatile.Write(ref _replicas, replicas);
+    }
+
+    private bool TryRouteLocked(long now, out ReplicaPick pick)
+    {
+        if (!_engine.TryRoute(Group, now, out var index, out var isLocal, out var failure))
+        {
+            pick = default;
+            return false;
+        }
+
+        pick = failure is not null ? new ReplicaPick(null, false, failure)
+            : isLocal ? new ReplicaPick(_replicas[index], isLocal: true, null)
+            : SendLocked(index, now);
+        return true;
+    }
+
+    private ReplicaPick SendLocked(int index, long now)
+    {
+        _engine.OnSent(index, now);
+        return new ReplicaPick(_replicas[index], isLocal: false, null);
+    }
+
     private void Pump()
     {
         if (_coordinator is not null)
@@ -340,62 +357,4 @@ public sealed class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDisposable
         {
         }
     }
-
-    /// <summary>Releases the backlog's oldest request if the selector now has a replica (or a failure) for it.</summary>
-    internal bool TryReleaseOne()
-    {
-        WaitNode<ReplicaPick, int>? waiter;
-        ReplicaPick pick;
-        lock (_lock)
-        {
-            var now = _timeProvider.GetTimestamp();
-            _timerDue = long.MaxValue;
-            if (!_backlog.TryPeekFront(out waiter))
-            {
-                return false;
-            }
-
-            var choice = _selector.Choose(_replicas, now);
-            if (choice.Kind == ReplicaChoiceKind.Backlog)
-            {
-                ArmTimerLocked(now);
-                return false;
-            }
-
-            pick = choice.Kind == ReplicaChoiceKind.Replica ? SendLocked(choice.Index, now) : new ReplicaPick(null, false, choice.Reason);
-            _backlog.TryPopFront(out _);
-            waiter!.IsQueued = false;
-        }
-
-        waiter.SetResult(pick);
-        return true;
-    }
-
-    private ReplicaPick SendLocked(int index, long now)
-    {
-        var replica = _replicas[index];
-        replica.Outstanding++;
-        _selector.OnSent(replica, now);
-        return new ReplicaPick(replica, isLocal: false, null);
-    }
-
-    private void ArmTimerLocked(long now)
-    {
-        if (_backlog.Count == 0 || _selector is not IBackpressureAware aware || aware.TimeUntilAvailable(_replicas, now) is not { } wait)
-        {
-            return;
-        }
-
-        var due = now + Math.Max(1, wait);
-        if (due >= _timerDue)
-        {
-            return;
-        }
-
-        _timerDue = due;
-        var ticks = (long)Math.Ceiling((double)(due - now) * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency);
-        _timer.Change(TimeSpan.FromTicks(Math.Max(1, ticks)), Timeout.InfiniteTimeSpan);
-    }
-
-    private ReplicaState? FindLocked(string id) => Array.Find(_replicas, r => r.Id == id);
 }

@@ -21,7 +21,7 @@ namespace Cicero.Emulator.Simulation.ReplicaSelection;
 /// complete after the warm-up. Read-repair copies go to every other replica of the group, bypass the rate limiters'
 /// check (but take a token if one is there, as the authors' simulator does) and only feed the selector.
 /// </remarks>
-public sealed class ReplicaSimulation
+public sealed partial class ReplicaSimulation
 {
     private readonly ReplicaSimulationOptions _options;
     private readonly string _selectorName;
@@ -47,7 +47,7 @@ public sealed class ReplicaSimulation
     private readonly Action<object?> _onServerArrival;
     private readonly Action<object?> _onServiceDone;
     private readonly Action<object?> _onResponse;
-    private readonly Action<object?> _onBacklogTimer;
+    private readonly Action<object?> _onRetry;
     private readonly Action<object?> _onFluctuation;
     private readonly Action<object?> _onQueueSample;
     private long _generated;
@@ -55,7 +55,6 @@ public sealed class ReplicaSimulation
     private long _failed;
     private long _copies;
     private long _copiesAnswered;
-    private long _backlogged;
     private long _inFlight;
     private double _feedbackAgeSumMs;
     private long _feedbackAges;
@@ -94,7 +93,7 @@ public sealed class ReplicaSimulation
         _clients = new SimulatedClient[options.Clients];
         for (var c = 0; c < options.Clients; c++)
         {
-            _clients[c] = new SimulatedClient(CreateSelector(selectorName, options, _clock.TimestampFrequency), options.Servers, options.ReplicationFactor);
+            _clients[c] = new SimulatedClient(this, CreateSelector(selectorName, options, _clock.TimestampFrequency), options.Servers, options.ReplicationFactor, _clock.TimestampFrequency);
         }
 
         _latencies = new List<double>(options.Requests);
@@ -112,7 +111,7 @@ public sealed class ReplicaSimulation
         _onServerArrival = state => OnServerArrival((SimulatedCopy)state!);
         _onServiceDone = state => OnServiceDone((SimulatedCopy)state!);
         _onResponse = state => OnResponse((SimulatedCopy)state!);
-        _onBacklogTimer = state => OnBacklogTimer((GroupBacklog)state!);
+        _onRetry = state => OnRetry((RetryToken)state!);
         _onFluctuation = _ => Fluctuate();
         _onQueueSample = _ => SampleQueue();
     }
@@ -169,35 +168,11 @@ public sealed class ReplicaSimulation
         Array.Sort(lowRate);
         return new ReplicaSimulationResult(
             _selectorName, _seed, _options.FluctuationInterval, _generated, _completed, _failed, sorted.Length,
-            _copies, _backlogged, _clock.Elapsed,
+            _copies, _clients.Sum(c => c.Engine.Backlogged), _clock.Elapsed,
             LatencyPercentiles.Of(sorted, 0.5), LatencyPercentiles.Of(sorted, 0.99), LatencyPercentiles.Of(sorted, 0.999), mean,
             lowRate.Length == 0 ? double.NaN : LatencyPercentiles.Of(lowRate, 0.99), CountRateLimited(), _queueSamples)
         {
             MeanFeedbackAgeMs = _feedbackAges == 0 ? double.NaN : _feedbackAgeSumMs / _feedbackAges,
-        };
-    }
-
-    /// <summary>Creates one client's selector.</summary>
-    /// <param name="name">One of <see cref="SimulationSelectorNames.All"/>.</param>
-    /// <param name="options">The set-up (C3's n is the number of clients).</param>
-    /// <param name="frequency">Timestamps per second.</param>
-    /// <returns>A new selector.</returns>
-    /// <exception cref="ArgumentException">The name is unknown.</exception>
-    public static IReplicaSelector CreateSelector(string name, ReplicaSimulationOptions options, long frequency)
-    {
-        ArgumentNullException.ThrowIfNull(options);
-        var c3 = new C3Options { ClientCount = options.ScoreClientCount ?? options.Clients, ScoreExponent = options.ScoreExponent };
-        c3.Rate.Variant = options.RateVariant;
-        c3.Rate.Increase = options.RateIncrease;
-        return name switch
-        {
-            SimulationSelectorNames.C3 => new C3ReplicaSelector(c3, frequency),
-            SimulationSelectorNames.RoundRobin => new RateLimitedRoundRobinSelector(c3.Rate, frequency),
-            SimulationSelectorNames.DynamicSnitch => new DynamicSnitchSelector(new DynamicSnitchOptions(), frequency),
-            SimulationSelectorNames.LeastOutstandingFirstTie => new FirstTieLeastOutstandingSelector(),
-            SimulationSelectorNames.RoundRobinPlain => PolicyCatalog.Default.GetReplicaSelector(ReplicaSelectorNames.RoundRobin).Create(frequency),
-            SimulationSelectorNames.Oracle or SimulationSelectorNames.LeastOutstanding => PolicyCatalog.Default.GetReplicaSelector(name).Create(frequency),
-            _ => throw new ArgumentException($"Unknown selector '{name}'. Known: {string.Join(", ", SimulationSelectorNames.All)}.", nameof(name)),
         };
     }
 
@@ -222,26 +197,6 @@ public sealed class ReplicaSimulation
         {
             _clock.Schedule(_options.FluctuationInterval, _onFluctuation, null);
         }
-    }
-
-    private long CountRateLimited()
-    {
-        var now = _clock.GetTimestamp();
-        var limited = 0L;
-        foreach (var client in _clients)
-        {
-            foreach (var view in client.Views)
-            {
-                limited += client.Selector switch
-                {
-                    C3ReplicaSelector c3 when view.SelectorState is not null => c3.GetRateController(view, now).LimitedCount,
-                    RateLimitedRoundRobinSelector when view.SelectorState is CubicRateController rate => rate.LimitedCount,
-                    _ => 0,
-                };
-            }
-        }
-
-        return limited;
     }
 
     private void SampleQueue()
@@ -281,28 +236,7 @@ public sealed class ReplicaSimulation
         var clientIndex = state is int surgeClient ? surgeClient : PickClient();
         var client = _clients[clientIndex];
         var request = new SimulatedRequest(client, UniformIndex(_options.Servers), _clock.GetTimestamp(), IsLowRate(clientIndex));
-        var backlog = client.Backlogs[request.GroupStart];
-        if (backlog.Waiting.Count > 0)
-        {
-            Enqueue(backlog, request);
-        }
-        else
-        {
-            var choice = Choose(client, request.GroupStart);
-            switch (choice.Kind)
-            {
-                case ReplicaChoiceKind.Replica:
-                    Send(request, choice.Index);
-                    break;
-                case ReplicaChoiceKind.Backlog:
-                    Enqueue(backlog, request);
-                    ArmTimer(backlog);
-                    break;
-                default:
-                    Fail();
-                    break;
-            }
-        }
+        client.Engine.Route(request, request.GroupStart, request.Created);
 
         if (_generated < _options.Requests)
         {
@@ -310,44 +244,19 @@ public sealed class ReplicaSimulation
         }
     }
 
-    private ReplicaChoice Choose(SimulatedClient client, int groupStart)
-    {
-        var group = client.Groups[groupStart];
-        if (client.Selector is OracleSelector oracle)
-        {
-            foreach (var replica in group)
-            {
-                var server = (groupStart + Array.IndexOf(group, replica)) % _options.Servers;
-                var queue = _waiting[server].Count + (_options.OracleCountsInService ? _busy[server] : 0);
-                oracle.SetTruth(replica, queue, _meanServiceMs[server] / 1000);
-            }
-        }
-
-        return client.Selector.Choose(group, _clock.GetTimestamp());
-    }
-
-    private void Enqueue(GroupBacklog backlog, SimulatedRequest request)
-    {
-        if (!request.WasBacklogged)
-        {
-            request.WasBacklogged = true;
-            _backlogged++;
-        }
-
-        backlog.Waiting.Enqueue(request);
-    }
-
-    private void Fail()
+    /// <summary>The engine had no replica for a request: it fails.</summary>
+    internal void Fail()
     {
         _failed++;
         _inFlight--;
     }
 
-    private void Send(SimulatedRequest request, int index)
+    /// <summary>The engine chose <paramref name="primaryServer"/> for a request: send it, and maybe read-repair copies to the rest of its group.</summary>
+    internal void Send(SimulatedRequest request, int primaryServer)
     {
         var client = request.Client;
         var now = _clock.GetTimestamp();
-        var primaryServer = (request.GroupStart + index) % _options.Servers;
+        var index = (primaryServer - request.GroupStart + _options.Servers) % _options.Servers;
         if (client.LastResponse[primaryServer] >= 0 && now >= _warmUpTicks)
         {
             _feedbackAgeSumMs += (now - client.LastResponse[primaryServer]) / (double)TimeSpan.TicksPerMillisecond;
@@ -369,9 +278,7 @@ public sealed class ReplicaSimulation
 
         void SendCopy(SimulatedCopy copy)
         {
-            var view = client.Views[copy.Server];
-            view.Outstanding++;
-            client.Selector.OnSent(view, now);
+            client.Engine.OnSent(copy.Server, now);
             _clock.ScheduleAt(now + _networkTicks, _onServerArrival, copy);
         }
     }
@@ -416,15 +323,7 @@ public sealed class ReplicaSimulation
         var now = _clock.GetTimestamp();
         var request = copy.Request;
         var client = request.Client;
-        var view = client.Views[copy.Server];
         client.LastResponse[copy.Server] = now;
-        if (view.Outstanding > 0)
-        {
-            view.Outstanding--;
-        }
-
-        var feedback = new ReplicaFeedback(TimeSpan.FromTicks(now - copy.SentAt), copy.QueueAfter, TimeSpan.FromTicks(copy.ServiceTicks));
-        client.Selector.OnFeedback(view, feedback, now);
         if (copy.Primary)
         {
             _completed++;
@@ -444,71 +343,19 @@ public sealed class ReplicaSimulation
             _copiesAnswered++;
         }
 
-        // A response may have raised the replica's rate: retry the backlogs of every group that holds the server.
-        for (var r = 0; r < _options.ReplicationFactor; r++)
-        {
-            var start = copy.Server - r;
-            var backlog = client.Backlogs[start < 0 ? start + _options.Servers : start];
-            if (backlog.Waiting.Count > 0)
-            {
-                Pump(backlog);
-            }
-        }
+        // The engine feeds the selector and retries the backlogs of every group that holds the server.
+        var feedback = new ReplicaFeedback(TimeSpan.FromTicks(now - copy.SentAt), copy.QueueAfter, TimeSpan.FromTicks(copy.ServiceTicks));
+        client.Engine.Complete(copy.Server, feedback, now);
     }
 
-    private void OnBacklogTimer(GroupBacklog backlog)
-    {
-        if (backlog.TimerDue != _clock.GetTimestamp())
-        {
-            return;
-        }
+    /// <summary>Schedules a group's retry on the virtual clock.</summary>
+    internal void ScheduleRetry(RetryToken token, long due) => _clock.ScheduleAt(due, _onRetry, token);
 
-        backlog.TimerDue = long.MaxValue;
-        Pump(backlog);
-    }
+    /// <summary>Gets a server's waiting queue (and requests in service, if the oracle counts them), for the oracle.</summary>
+    internal int TrueQueue(int server) => _waiting[server].Count + (_options.OracleCountsInService ? _busy[server] : 0);
 
-    private void Pump(GroupBacklog backlog)
-    {
-        while (backlog.Waiting.TryPeek(out var request))
-        {
-            var choice = Choose(backlog.Client, backlog.Start);
-            if (choice.Kind == ReplicaChoiceKind.Backlog)
-            {
-                ArmTimer(backlog);
-                return;
-            }
+    /// <summary>Gets a server's current mean service time in seconds, for the oracle.</summary>
+    internal double TrueServiceSeconds(int server) => _meanServiceMs[server] / 1000;
 
-            backlog.Waiting.Dequeue();
-            if (choice.Kind == ReplicaChoiceKind.Replica)
-            {
-                Send(request, choice.Index);
-            }
-            else
-            {
-                Fail();
-            }
-        }
-    }
-
-    private void ArmTimer(GroupBacklog backlog)
-    {
-        var now = _clock.GetTimestamp();
-        if (backlog.Client.Selector is not IBackpressureAware aware || aware.TimeUntilAvailable(backlog.Client.Groups[backlog.Start], now) is not { } wait)
-        {
-            // Nothing will free a replica by itself; fail what waits rather than lose it.
-            while (backlog.Waiting.TryDequeue(out _))
-            {
-                Fail();
-            }
-
-            return;
-        }
-
-        var due = now + Math.Max(1, wait);
-        if (due < backlog.TimerDue)
-        {
-            backlog.TimerDue = due;
-            _clock.ScheduleAt(due, _onBacklogTimer, backlog);
-        }
-    }
+    private void OnRetry(RetryToken token) => token.Client.Engine.OnRetryTimer(token.Group, _clock.GetTimestamp());
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Policies.ReplicaSelection;
 using Cicero.ReplicaSelection;
 
 namespace Cicero.Emulator.Simulation.ReplicaSelection;
@@ -14,8 +15,6 @@ internal sealed class SimulatedRequest(SimulatedClient client, int groupStart, l
     public int GroupStart { get; } = groupStart;
 
     public long Created { get; } = created;
-
-    public bool WasBacklogged { get; set; }
 }
 
 /// <summary>One copy of a request on the wire or at a server: the primary, or a read-repair copy.</summary>
@@ -34,11 +33,19 @@ internal sealed class SimulatedCopy(SimulatedRequest request, int server, long s
     public int QueueAfter { get; set; }
 }
 
-/// <summary>A client: its selector, its view of every server (one <see cref="ReplicaState"/> each) and its per-group backlogs.</summary>
-internal sealed class SimulatedClient
+/// <summary>
+/// A client: its selector, its view of every server (one <see cref="ReplicaState"/> each) and Core's
+/// <see cref="ReplicaClientEngine{TRequest}"/> over one group per starting server, whose backlogs (C3 Algorithm 1)
+/// it hosts on the simulation's virtual clock.
+/// </summary>
+internal sealed class SimulatedClient : IReplicaClientHost<SimulatedRequest>
 {
-    public SimulatedClient(IReplicaSelector selector, int servers, int replicationFactor)
+    private readonly ReplicaSimulation _simulation;
+    private readonly RetryToken[] _retries;
+
+    public SimulatedClient(ReplicaSimulation simulation, IReplicaSelector selector, int servers, int replicationFactor, long frequency)
     {
+        _simulation = simulation;
         Selector = selector;
         Views = new ReplicaState[servers];
         LastResponse = new long[servers];
@@ -48,41 +55,60 @@ internal sealed class SimulatedClient
             Views[s] = new ReplicaState("server-" + s.ToString(System.Globalization.CultureInfo.InvariantCulture));
         }
 
-        Groups = new ReplicaState[servers][];
-        Backlogs = new GroupBacklog[servers];
+        _retries = new RetryToken[servers];
         for (var g = 0; g < servers; g++)
         {
-            var group = new ReplicaState[replicationFactor];
-            for (var r = 0; r < replicationFactor; r++)
-            {
-                group[r] = Views[(g + r) % servers];
-            }
-
-            Groups[g] = group;
-            Backlogs[g] = new GroupBacklog(this, g);
+            _retries[g] = new RetryToken(this, g);
         }
+
+        // The oracle is told each server's true queue and speed just before it chooses.
+        var engineSelector = selector is OracleSelector oracle ? new OracleTruth(oracle, simulation, Views) : selector;
+        Engine = new ReplicaClientEngine<SimulatedRequest>(engineSelector, this, frequency);
+        Engine.SetReplicas(Views, ReplicaGroupLayouts.Windows(servers, replicationFactor));
     }
 
     public IReplicaSelector Selector { get; }
+
+    public ReplicaClientEngine<SimulatedRequest> Engine { get; }
 
     /// <summary>Gets when a response last came back from each server (-1 before the first): how old this client's view is.</summary>
     public long[] LastResponse { get; }
 
     public ReplicaState[] Views { get; }
 
-    public ReplicaState[][] Groups { get; }
+    void IReplicaClientHost<SimulatedRequest>.Dispatch(SimulatedRequest request, int replica, bool isLocal) => _simulation.Send(request, replica);
 
-    public GroupBacklog[] Backlogs { get; }
+    void IReplicaClientHost<SimulatedRequest>.Fail(SimulatedRequest request, string reason) => _simulation.Fail();
+
+    void IReplicaClientHost<SimulatedRequest>.ScheduleRetry(int group, long due) => _simulation.ScheduleRetry(_retries[group], due);
+
+    void IReplicaClientHost<SimulatedRequest>.ScheduleBackoffEnd(int replica, long due) =>
+        throw new InvalidOperationException("The C3 simulation's servers never refuse calls.");
 }
 
-/// <summary>C3 Algorithm 1's backlog of one replica group at one client: FIFO, retried on responses and by a timer.</summary>
-internal sealed class GroupBacklog(SimulatedClient client, int start)
+/// <summary>A group's retry timer, as the state of its clock event.</summary>
+internal sealed class RetryToken(SimulatedClient client, int group)
 {
     public SimulatedClient Client { get; } = client;
 
-    public int Start { get; } = start;
+    public int Group { get; } = group;
+}
 
-    public Queue<SimulatedRequest> Waiting { get; } = new();
+/// <summary>Feeds the oracle every server's true waiting queue and mean service time before each choice.</summary>
+internal sealed class OracleTruth(OracleSelector oracle, ReplicaSimulation simulation, ReplicaState[] views) : IReplicaSelector
+{
+    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
+    {
+        foreach (var replica in replicas)
+        {
+            var server = Array.IndexOf(views, replica);
+            oracle.SetTruth(replica, simulation.TrueQueue(server), simulation.TrueServiceSeconds(server));
+        }
 
-    public long TimerDue { get; set; } = long.MaxValue;
+        return oracle.Choose(replicas, now);
+    }
+
+    public void OnSent(ReplicaState replica, long now) => oracle.OnSent(replica, now);
+
+    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => oracle.OnFeedback(replica, feedback, now);
 }
