@@ -54,6 +54,7 @@ public sealed partial class ReplicaGroup : IWaitNodeOwner<ReplicaPick, int>, IDi
         {
             LocalReplicaId = _options.ServeLocally ? _options.LocalReplicaId : null,
         };
+        _engine.SetReplicas([], [[]]);
         _timer = _timeProvider.CreateTimer(static state => ((ReplicaGroup)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
         coordinator?.Register(this);
     }
