@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.ReplicaSelection;
 using Grpc.Core;
 using Grpc.Net.Client;
 using Grpc.Net.Client.Balancer;
@@ -15,13 +16,14 @@ namespace Cicero.Emulator.Live;
 internal static class LiveChannels
 {
     /// <summary>
-    /// How soon a refused instance is tried again, doubling up to <see cref="MaxReconnectBackoff"/>. grpc-dotnet's
+    /// How soon a refused instance is tried again, doubling up to <see cref="MaxReconnectBackoff"/>: the replica-client
+    /// engine's back-off, so the simulator skips a dead instance as long as grpc-dotnet does here. grpc-dotnet's
     /// defaults (1 s up to 120 s) would leave a restarted instance unused for minutes after a long outage.
     /// </summary>
-    public static readonly TimeSpan InitialReconnectBackoff = TimeSpan.FromMilliseconds(250);
+    public static readonly TimeSpan InitialReconnectBackoff = ReplicaClientEngineOptions.DefaultInitialBackoff;
 
     /// <summary>The longest wait between reconnection attempts to a refused instance.</summary>
-    public static readonly TimeSpan MaxReconnectBackoff = TimeSpan.FromSeconds(5);
+    public static readonly TimeSpan MaxReconnectBackoff = ReplicaClientEngineOptions.DefaultMaxBackoff;
 
     /// <summary>The scheme of grpc-dotnet's <see cref="StaticResolverFactory"/>.</summary>
     public const string Scheme = "static";
