@@ -28,6 +28,9 @@ internal sealed class ReplicaClient : IReplicaClientHost<RpcFrame>
     private readonly TopologySimulation _simulation;
     private readonly ReplicaClientEngine<RpcFrame> _engine;
 
+    // The clock events' states, (this, i) for group i and for instance i, boxed once: scheduling allocates nothing.
+    private readonly object[] _states;
+
     // local: the caller's own index among the callee's instances when it serves its copies itself; else -1.
     public ReplicaClient(TopologySimulation simulation, IReplicaSelector selector, ServiceDef target, int replication, int local)
     {
@@ -40,6 +43,12 @@ internal sealed class ReplicaClient : IReplicaClientHost<RpcFrame>
         }
 
         _engine.SetReplicas(views, ReplicaGroupLayouts.Windows(views.Length, replication));
+        _states = new object[views.Length];
+        for (var i = 0; i < views.Length; i++)
+        {
+            _states[i] = (this, i);
+        }
+
         _engine.LocalReplicaId = local >= 0 ? views[local].Id : null;
     }
 
@@ -67,7 +76,7 @@ internal sealed class ReplicaClient : IReplicaClientHost<RpcFrame>
 
     void IReplicaClientHost<RpcFrame>.Fail(RpcFrame request, string reason) => request.FailNoReplica();
 
-    void IReplicaClientHost<RpcFrame>.ScheduleRetry(int group, long due) => _simulation.Clock.ScheduleAt(due, OnRetry, (this, group));
+    void IReplicaClientHost<RpcFrame>.ScheduleRetry(int group, long due) => _simulation.Clock.ScheduleAt(due, OnRetry, _states[group]);
 
-    void IReplicaClientHost<RpcFrame>.ScheduleBackoffEnd(int replica, long due) => _simulation.Clock.ScheduleAt(due, OnBackoffEnd, (this, replica));
+    void IReplicaClientHost<RpcFrame>.ScheduleBackoffEnd(int replica, long due) => _simulation.Clock.ScheduleAt(due, OnBackoffEnd, _states[replica]);
 }
