@@ -4,7 +4,7 @@ namespace Cicero.ReplicaSelection;
 
 /// <summary>
 /// Implemented by selectors that can answer <see cref="ReplicaChoice.Backlog"/> (C3's rate limiters): tells the
-/// replica-group engine when to try the backlog again.
+/// replica-client engine when to try the backlog again.
 /// </summary>
 public interface IBackpressureAware
 {

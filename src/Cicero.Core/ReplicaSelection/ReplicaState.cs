@@ -6,7 +6,7 @@ namespace Cicero.ReplicaSelection;
 /// A client's view of one replica: its id, the requests outstanding to it, and a slot for the selector's own
 /// per-replica state (EWMAs, rate limiter). It outlives picker and group rebuilds, so learned state is kept.
 /// </summary>
-/// <remarks>Mutated only by the replica-group engine and its selector, under the engine's lock.</remarks>
+/// <remarks>Mutated only by the replica-client engine (<see cref="ReplicaClientEngine{TRequest}"/>) and its selector, on its host's thread or under its host's lock.</remarks>
 public sealed class ReplicaState
 {
     /// <summary>Creates the state of a replica.</summary>
