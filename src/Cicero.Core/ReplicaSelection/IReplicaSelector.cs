@@ -5,7 +5,8 @@ namespace Cicero.ReplicaSelection;
 /// <summary>Chooses the replica of a group that a request goes to, and learns from every response.</summary>
 /// <remarks>
 /// Pure and synchronous: no I/O, no clock reads (the current timestamp is passed in), single-threaded by contract (the
-/// replica-client engine calls it, on one thread or under its host's lock). Per-replica state lives in <see cref="ReplicaState.SelectorState"/>.
+/// replica-client engine calls it, on one thread or under its host's lock). Per-replica state lives in
+/// <see cref="ReplicaState.SelectorState"/>.
 /// </remarks>
 public interface IReplicaSelector
 {
