@@ -88,7 +88,15 @@ internal sealed class Cli : IDisposable
     public async Task<int> WaitAsync(TimeSpan limit)
     {
         using var timeout = new CancellationTokenSource(limit);
-        await _process.WaitForExitAsync(timeout.Token);
+        try
+        {
+            await _process.WaitForExitAsync(timeout.Token);
+        }
+        catch (OperationCanceledException) when (timeout.IsCancellationRequested)
+        {
+            throw new TimeoutException($"the command did not exit within {limit.TotalSeconds:F0} s; out: {Out} err: {Err}");
+        }
+
 
         // The parameterless wait drains the redirected streams.
         _process.WaitForExit();

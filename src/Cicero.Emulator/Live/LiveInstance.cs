@@ -16,6 +16,7 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Logging;
 
 namespace Cicero.Emulator.Live;
@@ -83,6 +84,7 @@ internal sealed partial class LiveInstance : IAsyncDisposable
             ContentRootPath = AppContext.BaseDirectory,
         });
         builder.Logging.ClearProviders();
+        builder.Services.AddSingleton<IHostLifetime, EmbeddedHostLifetime>();
         var ip = address is null ? IPAddress.Loopback : IPAddress.Parse(listenHost);
         builder.WebHost.ConfigureKestrel(k => Ports.Listen(k, ip, address));
         Ports.AddRateSource(builder.Services);
