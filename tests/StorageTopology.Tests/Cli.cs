@@ -23,6 +23,17 @@ internal sealed class Cli : IDisposable
             RedirectStandardInput = true,
             UseShellExecute = false,
         };
+
+        // A shell without job control starts a background job ("dotnet test ... &") with SIGINT ignored, children inherit
+        // that, and .NET leaves an ignored signal ignored: the command would never see the Ctrl-C a test sends. coreutils'
+        // env puts the default disposition back before it runs the command.
+        if (InterruptIgnored())
+        {
+            start.FileName = "env";
+            start.ArgumentList.Add("--default-signal=INT");
+            start.ArgumentList.Add("dotnet");
+        }
+
         start.ArgumentList.Add(Path.Combine(AppContext.BaseDirectory, "StorageTopology.dll"));
         foreach (var arg in args)
         {
@@ -111,6 +122,21 @@ internal sealed class Cli : IDisposable
         }
 
         _process.Dispose();
+    }
+
+    // /proc/self/status's SigIgn is a hexadecimal mask of the ignored signals; SIGINT (2) is its second bit.
+    private static bool InterruptIgnored()
+    {
+        const string Status = "/proc/self/status";
+        if (!OperatingSystem.IsLinux() || !File.Exists(Status))
+        {
+            return false;
+        }
+
+        var mask = File.ReadLines(Status).FirstOrDefault(line => line.StartsWith("SigIgn:", StringComparison.Ordinal))?["SigIgn:".Length..].Trim();
+        return mask is not null
+            && ulong.TryParse(mask, System.Globalization.NumberStyles.HexNumber, System.Globalization.CultureInfo.InvariantCulture, out var ignored)
+            && (ignored & 0x2) != 0;
     }
 
     private void Append(StringBuilder target, string? line, bool signal)
