@@ -11,7 +11,8 @@ namespace Cicero.ReplicaSelection;
 /// <remarks>Thread-safe. Pass the same coordinator to every <see cref="ReplicaGroup"/> of the client.</remarks>
 public sealed class ReplicaGroupCoordinator
 {
-    private readonly List<ReplicaGroup> _groups = [];
+    // Copied on register and unregister (rare), so that the pump after every response reads it without a copy.
+    private ReplicaGroup[] _groups = [];
     private int _next;
 
     /// <summary>Gets the number of groups registered.</summary>
@@ -21,7 +22,7 @@ public sealed class ReplicaGroupCoordinator
         {
             lock (SyncRoot)
             {
-                return _groups.Count;
+                return _groups.Length;
             }
         }
     }
@@ -32,7 +33,7 @@ public sealed class ReplicaGroupCoordinator
     {
         lock (SyncRoot)
         {
-            _groups.Add(group);
+            _groups = [.. _groups, group];
         }
     }
 
@@ -40,7 +41,7 @@ public sealed class ReplicaGroupCoordinator
     {
         lock (SyncRoot)
         {
-            _groups.Remove(group);
+            _groups = Array.FindAll(_groups, g => g != group);
         }
     }
 
@@ -53,7 +54,7 @@ public sealed class ReplicaGroupCoordinator
             int start;
             lock (SyncRoot)
             {
-                groups = [.. _groups];
+                groups = _groups;
                 start = groups.Length == 0 ? 0 : _next % groups.Length;
             }
 
