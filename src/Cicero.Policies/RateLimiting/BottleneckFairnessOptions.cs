@@ -82,6 +82,19 @@ public sealed class BottleneckFairnessOptions
     public double CongestionServiceTimes { get; set; } = 10;
 
     /// <summary>
+    /// Gets or sets the time over which offered demand is averaged before it is compared with the capacity: a new
+    /// interval's measure weighs control interval ÷ this time in the average (at most 1). A burst of a few hundred
+    /// milliseconds, fan-out bunching sub-tasks at a few-permit resource, or a measure read from a handful of arrivals
+    /// lifts one interval's demand past the capacity on a system that serves everything offered, and cutting on it
+    /// queues requests at the entry that the resource would have served. Two things are still judged on the current
+    /// interval: a flood (demand past twice the target with a queue standing) is a bottleneck at once, and under a
+    /// bottleneck each workflow's share is computed from the larger of its averaged and its current demand, so a cut
+    /// never lags a workflow that has just grown. <see cref="TimeSpan.Zero"/> turns the averaging off.
+    /// </summary>
+    /// <value>2 s (20 intervals at the default interval; Algorithm 4 as written: <see cref="TimeSpan.Zero"/>).</value>
+    public TimeSpan DemandSmoothingTime { get; set; } = TimeSpan.FromSeconds(2);
+
+    /// <summary>
     /// Gets or sets the time over which a bottleneck's backlog is to be drained. Once a resource is a bottleneck it stays
     /// one until its wait queue empties, and the capacity shared among the workflows is the target load less what
     /// drains the backlog in this time (waiting sub-tasks × mean service time ÷ this time), but never less than
@@ -139,6 +152,7 @@ public sealed class BottleneckFairnessOptions
         CongestionIntervals = 0,
         CongestionServiceTimes = 0,
         QueueDrainTime = TimeSpan.Zero,
+        DemandSmoothingTime = TimeSpan.Zero,
         BottleneckUtilization = 1,
         RampFactor = 0,
         UnlimitedUntilOverload = false,
@@ -201,6 +215,11 @@ public sealed class BottleneckFairnessOptions
         if (QueueDrainTime < TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(QueueDrainTime), QueueDrainTime, "The queue drain time must be zero (off) or positive.");
+        }
+
+        if (DemandSmoothingTime < TimeSpan.Zero)
+        {
+            throw new ArgumentOutOfRangeException(nameof(DemandSmoothingTime), DemandSmoothingTime, "The demand smoothing time must be zero (off) or positive.");
         }
 
         if (!(RampFactor >= 0 && RampFactor <= 1))

@@ -50,6 +50,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _congestionServiceTimes;
     private readonly double _drainSeconds;
     private readonly double _utilization;
+    private readonly double _smoothingSeconds;
     private double[] _loads = [];
     private bool[] _congested = [];
     private double[] _totalDemand = [];
@@ -77,6 +78,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         _congestionServiceTimes = options.CongestionServiceTimes;
         _drainSeconds = options.QueueDrainTime.TotalSeconds;
         _utilization = options.BottleneckUtilization;
+        _smoothingSeconds = options.DemandSmoothingTime.TotalSeconds;
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -139,6 +141,13 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             _congested[k] = _drainSeconds > 0 && _congested[k] && resource.StandingQueueIntervals > 0;
             // A flood (demand past twice the target) needs no patience: one interval of queue is evidence enough, and each
             // interval of waiting admits another interval of it into a backlog that every later request waits behind.
+            var current = (target - resource.TotalDemand) / target;
+            if (_smoothingSeconds > 0 && _offeredDemand && current < -1)
+            {
+                // A flood shows in the current interval's demand; waiting for the average to catch up admits more of it.
+                fraction = Math.Min(fraction, current);
+            }
+
             var window = _congestionServiceTimes > 0 && fraction < -1 ? Math.Min(1, _congestionIntervals) : CongestionWindow(resource, inputs.IntervalSeconds);
             if (!_congested[k] && fraction < 0 && resource.StandingQueueIntervals >= window)
             {
@@ -203,6 +212,11 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
                 // A rate read from a handful of arrivals is mostly noise: average over about SmoothedArrivals of them.
                 var arrivals = resources[k].TotalDemand / resources[k].MeanServiceTime * inputs.IntervalSeconds;
                 weight = Math.Min(weight, Math.Clamp(arrivals / SmoothedArrivals, MinimumWeight, 1));
+            }
+
+            if (_smoothingSeconds > 0)
+            {
+                weight = Math.Min(weight, Math.Min(1, inputs.IntervalSeconds / _smoothingSeconds));
             }
 
             _totalDemand[k] = Average(_totalDemand[k], resources[k].TotalDemand, weight);
@@ -311,7 +325,8 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         var shares = _shares.AsSpan(0, n);
         for (var j = 0; j < n; j++)
         {
-            loads[j] = Load(inputs, j, tightest);
+            // With demand averaged over a long time, a workflow that has just grown is judged at its current demand.
+            loads[j] = _smoothingSeconds > 0 && _offeredDemand ? Math.Max(Load(inputs, j, tightest), inputs.GetDemand(j, tightest)) : Load(inputs, j, tightest);
         }
 
         // Line 9: max-min fair shares of c_k′ (times the target load and the utilization) over the loads on k′, in permits.

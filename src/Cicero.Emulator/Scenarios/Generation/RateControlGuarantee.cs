@@ -17,7 +17,7 @@ namespace Cicero.Emulator.Scenarios.Generation;
 /// aggressor does not complete is refused at the entry tier, not failed or dropped deeper;</description></item>
 /// <item><description>always: offered = completed + dropped + failed per workflow, and σ at the entry tier stays
 /// within 4x the largest of the workflow's peak offered rate, the bottleneck's capacity and one request per control
-/// interval (<see cref="ResolutionPerSecond"/>).</description></item>
+/// interval at each entry instance (<see cref="ResolutionPerSecond"/> × the entry tier's instances).</description></item>
 /// </list>
 /// </summary>
 public static class RateControlGuarantee
@@ -38,9 +38,10 @@ public static class RateControlGuarantee
     public const double SigmaBound = 4;
 
     /// <summary>
-    /// The least rate σ is measured against, requests per second: one request per default control interval (100 ms).
-    /// Below it a workflow's rate is read from whole requests per interval, and the policy's floor (its initial rate,
-    /// 10/s) is what "what the workflow offers" means there.
+    /// The least rate σ is measured against at each entry instance, requests per second: one request per default
+    /// control interval (100 ms). Below it a workflow's rate is read from whole requests per interval, and the policy's
+    /// floor (its initial rate, 10/s) is what "what the workflow offers" means there. Each instance measures on its own,
+    /// so the entry tier's Σσ is bounded by this times its instance count.
     /// </summary>
     public const double ResolutionPerSecond = 10;
 
@@ -112,6 +113,7 @@ public static class RateControlGuarantee
             }
 
             var entry = generated.Scenario.EntryService;
+            var entryInstances = generated.Scenario.Services!.First(s => s.Name == entry).Instances;
             foreach (var second in result.Rates)
             {
                 if (second.Service != entry || second.TotalRate is not { } sigma)
@@ -120,7 +122,7 @@ public static class RateControlGuarantee
                 }
 
                 var peak = PeakOffered(second.Workflow);
-                var bound = SigmaBound * Math.Max(Math.Max(peak, generated.CapacityPerSecond), ResolutionPerSecond);
+                var bound = SigmaBound * Math.Max(Math.Max(peak, generated.CapacityPerSecond), ResolutionPerSecond * entryInstances);
                 Margin(bound / sigma, F($"{result.Configuration}/{second.Workflow}: entry σ {sigma:F1}/s at {second.Second} s, bound {bound:F1}/s"));
             }
         }
