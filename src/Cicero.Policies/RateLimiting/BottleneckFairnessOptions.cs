@@ -82,14 +82,14 @@ public sealed class BottleneckFairnessOptions
     public double CongestionServiceTimes { get; set; } = 10;
 
     /// <summary>
-    /// Gets or sets the time over which offered demand is averaged before it is compared with the capacity: a new
-    /// interval's measure weighs control interval ÷ this time in the average (at most 1). A burst of a few hundred
-    /// milliseconds, fan-out bunching sub-tasks at a few-permit resource, or a measure read from a handful of arrivals
-    /// lifts one interval's demand past the capacity on a system that serves everything offered, and cutting on it
-    /// queues requests at the entry that the resource would have served. Two things are still judged on the current
-    /// interval: a flood (demand past twice the target with a queue standing) is a bottleneck at once, and under a
-    /// bottleneck each workflow's share is computed from the larger of its averaged and its current demand, so a cut
-    /// never lags a workflow that has just grown. <see cref="TimeSpan.Zero"/> turns the averaging off.
+    /// Gets or sets the time over which a resource's offered demand is averaged before it is compared with the capacity
+    /// to find a bottleneck: a new interval's measure weighs control interval ÷ this time in that average (at most 1). A
+    /// burst of a few hundred milliseconds, fan-out bunching sub-tasks at a few-permit resource, or a measure read from a
+    /// handful of arrivals lifts a short average past the capacity on a system that serves everything offered, and
+    /// cutting on it queues requests at the entry that the resource would have served. A flood (the short average past
+    /// twice the target) is still a bottleneck at once, and once a resource is one, the workflows' shares are computed
+    /// from their short averages as before, so a cut follows a workflow that has just grown.
+    /// <see cref="TimeSpan.Zero"/> turns the long average off.
     /// </summary>
     /// <value>2 s (20 intervals at the default interval; Algorithm 4 as written: <see cref="TimeSpan.Zero"/>).</value>
     public TimeSpan DemandSmoothingTime { get; set; } = TimeSpan.FromSeconds(2);

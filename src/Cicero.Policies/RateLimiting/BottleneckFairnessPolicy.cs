@@ -54,6 +54,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     private double[] _loads = [];
     private bool[] _congested = [];
     private double[] _totalDemand = [];
+    private double[] _slowTotalDemand = [];
     private double[] _demand = [];
     private int _resourceCount;
     private double[] _shares = [];
@@ -137,17 +138,17 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
 
             var target = resource.Capacity * _targetLoad;
             var load = _offeredDemand ? _totalDemand[k] : resource.TotalLoad;
+            if (_smoothingSeconds > 0 && _offeredDemand && load <= 2 * target)
+            {
+                // Short of a flood, overload is judged on the long average: a flood shows at once, and waiting for the
+                // average to catch up with it would admit more of it.
+                load = _slowTotalDemand[k];
+            }
+
             var fraction = (target - load) / target;
             _congested[k] = _drainSeconds > 0 && _congested[k] && resource.StandingQueueIntervals > 0;
             // A flood (demand past twice the target) needs no patience: one interval of queue is evidence enough, and each
             // interval of waiting admits another interval of it into a backlog that every later request waits behind.
-            var current = (target - resource.TotalDemand) / target;
-            if (_smoothingSeconds > 0 && _offeredDemand && current < -1)
-            {
-                // A flood shows in the current interval's demand; waiting for the average to catch up admits more of it.
-                fraction = Math.Min(fraction, current);
-            }
-
             var window = _congestionServiceTimes > 0 && fraction < -1 ? Math.Min(1, _congestionIntervals) : CongestionWindow(resource, inputs.IntervalSeconds);
             if (!_congested[k] && fraction < 0 && resource.StandingQueueIntervals >= window)
             {
@@ -198,8 +199,10 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
             _resourceCount = resources.Length;
             _congested = new bool[resources.Length];
             _totalDemand = new double[resources.Length];
+            _slowTotalDemand = new double[resources.Length];
             _demand = new double[Math.Max(workflows, 16) * resources.Length * 2];
             Array.Fill(_totalDemand, double.NaN);
+            Array.Fill(_slowTotalDemand, double.NaN);
             Array.Fill(_demand, double.NaN);
         }
 
@@ -214,12 +217,8 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
                 weight = Math.Min(weight, Math.Clamp(arrivals / SmoothedArrivals, MinimumWeight, 1));
             }
 
-            if (_smoothingSeconds > 0)
-            {
-                weight = Math.Min(weight, Math.Min(1, inputs.IntervalSeconds / _smoothingSeconds));
-            }
-
             _totalDemand[k] = Average(_totalDemand[k], resources[k].TotalDemand, weight);
+            _slowTotalDemand[k] = Average(_slowTotalDemand[k], resources[k].TotalDemand, _smoothingSeconds > 0 ? Math.Min(weight, Math.Min(1, inputs.IntervalSeconds / _smoothingSeconds)) : weight);
             for (var j = 0; j < workflows; j++)
             {
                 ref var demand = ref _demand[(j * _resourceCount) + k];
@@ -325,8 +324,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
         var shares = _shares.AsSpan(0, n);
         for (var j = 0; j < n; j++)
         {
-            // With demand averaged over a long time, a workflow that has just grown is judged at its current demand.
-            loads[j] = _smoothingSeconds > 0 && _offeredDemand ? Math.Max(Load(inputs, j, tightest), inputs.GetDemand(j, tightest)) : Load(inputs, j, tightest);
+            loads[j] = Load(inputs, j, tightest);
         }
 
         // Line 9: max-min fair shares of c_k′ (times the target load and the utilization) over the loads on k′, in permits.
