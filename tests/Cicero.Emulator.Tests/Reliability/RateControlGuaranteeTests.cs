@@ -27,10 +27,14 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
 
     // Seeds the first 2,000-seed sweep (2026-11-26, docs/reliability.md §8) failed under the first safe defaults: 872
     // on the σ bound (a workflow offering ~10/s ramped past 4x its demand by the absolute probe β), 29 on p99.
-    // The kind is the seed's own (as `check --from N` draws it), so these are the sweep's scenarios.
+    // 52 and 324 (bursty) failed every sweep on p99 until overload was judged on a 2 s average of demand (0011's fourth
+    // amendment): a burst's short average crossed the capacity of a few-permit tier and the cut queued requests at the
+    // entry. The kind is the seed's own (as `check --from N` draws it), so these are the sweep's scenarios.
     [Theory]
     [InlineData(29)]
     [InlineData(872)]
+    [InlineData(52)]
+    [InlineData(324)]
     public void GeneratedTopology_PreviouslyFailingSeed_Holds(int seed)
     {
         var report = RateControlGuarantee.Check(ScenarioGenerator.Generate(seed, loadKind: null));
