@@ -84,6 +84,23 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
     internal AdmissionResult TryAdmit(RequestContext context, string? caller, long now) =>
         AdmitCore(context, caller, queue: false, now, default, out _);
 
+    /// <summary>
+    /// Counts a request that was admitted at its entry and is passing through this process, without holding it to σ:
+    /// its arrival (per caller) and its admission are recorded as <see cref="TryAdmit(RequestContext, string?)"/> records
+    /// them, so the amplification α and the callers' shares of the rates this process announces stay measured, but no
+    /// token is taken and nothing is refused. A workflow is throttled where it enters; limits reach the entry as σ′.
+    /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="caller">The calling process, if known.</param>
+    public void Count(RequestContext context, string? caller = null)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var slot = Registry.Resolve(context);
+        var workflowModel = _model?.Get(slot);
+        workflowModel?.RecordArrival(caller);
+        RecordOutcome(slot, workflowModel, DropReason.None);
+    }
+
     /// <summary>Admits the request, waiting in the workflow's bounded queue for a token if the drop policy allows.</summary>
     /// <param name="context">The request.</param>
     /// <param name="caller">The calling process, if known.</param>

@@ -46,6 +46,19 @@ public sealed class CiceroGrpcOptions
     /// </summary>
     public Func<ServerCallContext, Cicero.Workflows.WorkflowId, TimeSpan?>? DeadlineSelector { get; set; }
 
+    /// <summary>
+    /// Gets or sets a value indicating whether a call that carries a trusted Cicero context (a hop of a request another
+    /// service admitted at its entry) is also admitted here: held to this instance's rate σ and judged by its drop
+    /// policy. By default it is only counted (its arrival per caller and its admission), so the rates this instance
+    /// announces upstream stay measured, and the workflow is throttled where it enters (DESIGN.md: limits bubble up to
+    /// the entry points). A refusal deep in the graph wastes the work the hops above did for the request, and a local cut
+    /// that lasts a few intervals on a healthy system refused requests the system would have served
+    /// (docs/decisions/0018). Set it where an interior service must shed load itself, or run an operator drop policy on
+    /// every hop. Calls without a context (and untrusted ones at an entry point) are always admitted.
+    /// </summary>
+    /// <value><see langword="false"/>.</value>
+    public bool ThrottleInteriorCalls { get; set; }
+
     /// <summary>Gets or sets a value indicating whether requests over the rate wait in the admission queue (bounded) rather than fail at once.</summary>
     public bool QueueForAdmission { get; set; } = true;
 

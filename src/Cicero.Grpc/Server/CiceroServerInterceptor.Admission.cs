@@ -20,6 +20,13 @@ public sealed partial class CiceroServerInterceptor
         var (request, caller, isEntry) = ReadOrStartRequest(context, now);
         var untrusted = isEntry && !IsTrusted(context);
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
+        if (!isEntry && !_options.ThrottleInteriorCalls)
+        {
+            // Admitted at its entry: counted here, throttled there (limits reach the entry as σ′).
+            _runtime.Admission.Count(request, caller);
+            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, default, now));
+        }
+
         if (!_options.QueueForAdmission)
         {
             return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, _runtime.Admission.TryAdmit(request, caller, now), now));

@@ -160,7 +160,8 @@ public sealed class AdmissionAndTrustTests
     [Fact]
     public async Task A_dropped_downstream_call_is_this_services_resource_exhausted_downstream_dropped()
     {
-        await using var leaf = await StartAsync(isEntryPoint: false, _ => { });
+        // A leaf that holds interior calls to its σ too (by default it only counts them: the entry throttles).
+        await using var leaf = await StartAsync(isEntryPoint: false, _ => { }, throttleInterior: true);
         leaf.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         await using var entry = await TestHost.StartProbeAsync(
             o => o.Classifier = WorkflowClassifiers.Fixed(Tenant),
@@ -211,11 +212,12 @@ public sealed class AdmissionAndTrustTests
         return new Metadata { { CiceroMetadataKeys.Context, codec.Encode(context) } };
     }
 
-    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false) => TestHost.StartProbeAsync(
+    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false, bool throttleInterior = false) => TestHost.StartProbeAsync(
         o =>
         {
             o.IsEntryPoint = isEntryPoint;
             o.TrustIncomingContext = trust;
+            o.ThrottleInteriorCalls = throttleInterior;
             o.Classifier = WorkflowClassifiers.Fixed(Tenant);
         },
         new ProbeHandlers
