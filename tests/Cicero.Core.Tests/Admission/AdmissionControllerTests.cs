@@ -138,6 +138,33 @@ public class AdmissionControllerTests
     }
 
     [Fact]
+    public void Count_RecordsTheArrivalAndAdmission_WithoutTakingATokenOrRefusing()
+    {
+        var model = new LocalModel(_registry, _clock);
+        using var admission = new AdmissionController(_registry, null, model, _clock);
+        admission.Configure("tenant", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+
+        // A hop of a request admitted elsewhere: counted, whatever σ says, and past its deadline too.
+        for (var i = 0; i < 3; i++)
+        {
+            admission.Count(RequestContext.Start("tenant", _clock), "caller-1");
+        }
+
+        admission.Count(RequestContext.Create("tenant", 0, TimeSpan.FromMilliseconds(1), default, default, default), "caller-1");
+
+        // The one token is still there for a request that starts here.
+        Assert.True(admission.TryAdmit(RequestContext.Start("tenant", _clock)).IsAdmitted);
+        Assert.Equal(DropReason.RateLimited, admission.TryAdmit(RequestContext.Start("tenant", _clock)).Reason);
+
+        _clock.Advance(TimeSpan.FromMilliseconds(100));
+        model.CloseInterval();
+        var workflow = model.Get(_registry.Resolve("tenant"));
+        Assert.Equal(60, workflow.ArrivalRate, 9);
+        Assert.Equal(50, workflow.AdmittedRate, 9);
+        Assert.Equal(40, workflow.GetCallerRate("caller-1"), 9);
+    }
+
+    [Fact]
     public void TryAdmit_UsesCompletionTimeFromModel()
     {
         var model = new LocalModel(_registry, _clock);
