@@ -22,7 +22,7 @@ public sealed partial class CiceroServerInterceptor
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
         if (!isEntry && !_options.ThrottleInteriorCalls)
         {
-            // Admitted at its entry: counted here, throttled there (limits reach the entry as σ′).
+            // Admitted at its entry and configured to be throttled only there (limits reach the entry as σ′): counted.
             _runtime.Admission.Count(request, caller);
             return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, default, now));
         }

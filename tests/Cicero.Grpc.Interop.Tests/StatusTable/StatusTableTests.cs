@@ -258,7 +258,7 @@ public sealed class StatusTableTests
     }
 
     private static Task<TestServer> StartRefusingLeafAsync() => TestServer.StartAsync(
-        // Interior calls are admitted (σ and the drop policy) only when ThrottleInteriorCalls is set (decision 0018).
+        // Interior calls are admitted (σ and the drop policy) while ThrottleInteriorCalls is on, the default (decision 0018).
         services => services.AddCicero(o => { o.ServiceName = "leaf"; o.IsEntryPoint = false; o.ThrottleInteriorCalls = true; })
             .ConfigurePolicies(p => p.AddDropPolicy(RefuseAllDropPolicy.Factory))
             .UseDropPolicy(RefuseAllDropPolicy.Name),

@@ -160,7 +160,7 @@ public sealed class AdmissionAndTrustTests
     [Fact]
     public async Task A_dropped_downstream_call_is_this_services_resource_exhausted_downstream_dropped()
     {
-        // A leaf that holds interior calls to its σ too (by default it only counts them: the entry throttles).
+        // A leaf that holds interior calls to its σ too (the default; with ThrottleInteriorCalls off it only counts them).
         await using var leaf = await StartAsync(isEntryPoint: false, _ => { }, throttleInterior: true);
         leaf.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         await using var entry = await TestHost.StartProbeAsync(
@@ -212,7 +212,7 @@ public sealed class AdmissionAndTrustTests
         return new Metadata { { CiceroMetadataKeys.Context, codec.Encode(context) } };
     }
 
-    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false, bool throttleInterior = false) => TestHost.StartProbeAsync(
+    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false, bool throttleInterior = true) => TestHost.StartProbeAsync(
         o =>
         {
             o.IsEntryPoint = isEntryPoint;

@@ -11,8 +11,8 @@ using Grpc.Core;
 namespace Cicero.Grpc.Tests.Interceptors;
 
 /// <summary>
-/// A hop of a request admitted at its entry is counted, not throttled, unless
-/// <see cref="Configuration.CiceroGrpcOptions.ThrottleInteriorCalls"/> is set (docs/decisions/0018); a call without a
+/// A hop of a request admitted at its entry is admitted again by default, and only counted with
+/// <see cref="Configuration.CiceroGrpcOptions.ThrottleInteriorCalls"/> off (docs/decisions/0018); a call without a
 /// context is held to σ either way.
 /// </summary>
 public sealed class InteriorAdmissionTests
@@ -23,7 +23,7 @@ public sealed class InteriorAdmissionTests
     public InteriorAdmissionTests() => _clock.Advance(TimeSpan.FromHours(1));
 
     [Fact]
-    public async Task InteriorCall_OverTheRate_IsCountedAndServed_ByDefault()
+    public async Task InteriorCall_OverTheRate_IsCountedAndServed_WhenInteriorCallsAreNotThrottled()
     {
         using var cicero = Interior(throttle: false);
         var handled = 0;
@@ -46,9 +46,9 @@ public sealed class InteriorAdmissionTests
     }
 
     [Fact]
-    public async Task InteriorCall_OverTheRate_IsRefused_WhenInteriorCallsAreThrottled()
+    public async Task InteriorCall_OverTheRate_IsRefused_ByDefault()
     {
-        using var cicero = Interior(throttle: true);
+        using var cicero = Interior(throttle: null);
         var handled = 0;
 
         await cicero.Interceptor.UnaryServerHandler("ping", CallFromUpstream(cicero), Handler(() => handled++));
@@ -80,14 +80,15 @@ public sealed class InteriorAdmissionTests
         return Task.FromResult(request);
     };
 
-    private CiceroServices Interior(bool throttle, string classifier = "own")
+    /// <summary>An interior service; <paramref name="throttle"/> <see langword="null"/> keeps the default.</summary>
+    private CiceroServices Interior(bool? throttle, string classifier = "own")
     {
         var cicero = new CiceroServices(
             o =>
             {
                 o.IsEntryPoint = false;
                 o.QueueForAdmission = false;
-                o.ThrottleInteriorCalls = throttle;
+                o.ThrottleInteriorCalls = throttle ?? o.ThrottleInteriorCalls;
                 o.Classifier = WorkflowClassifiers.Fixed(classifier);
             },
             _clock);
