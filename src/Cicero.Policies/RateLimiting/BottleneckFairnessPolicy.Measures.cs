@@ -43,7 +43,11 @@ public sealed partial class BottleneckFairnessPolicy
             }
 
             _totalDemand[k] = Average(_totalDemand[k], resources[k].TotalDemand, weight);
-            _slowTotalDemand[k] = Average(_slowTotalDemand[k], resources[k].TotalDemand, _smoothingSeconds > 0 ? Math.Min(weight, Math.Min(1, inputs.IntervalSeconds / _smoothingSeconds)) : weight);
+            if (_smoothingSeconds > 0)
+            {
+                // Read by the congestion test only when it is on.
+                _slowTotalDemand[k] = Average(_slowTotalDemand[k], resources[k].TotalDemand, Math.Min(weight, Math.Min(1, inputs.IntervalSeconds / _smoothingSeconds)));
+            }
             for (var j = 0; j < workflows; j++)
             {
                 ref var demand = ref _demand[(j * _resourceCount) + k];
