@@ -53,11 +53,15 @@ internal static class GenerateCommands
         var count = new Option<int>("--count") { Description = "How many seeds, from --from on.", DefaultValueFactory = _ => 100 };
         var kind = Kind();
         var failures = new Option<string?>("--failures") { Description = "A folder to write each failing seed's scenario to (regression scenarios)." };
+        var limit = new Option<double?>("--limit-aggressor")
+        {
+            Description = "Instead of rate control, limit the aggressor perfectly: it offers the rate that brings the bottleneck to this utilization (0-1], and its compliant tenants are checked under baseline and drr. The ceiling any rate control filling the bottleneck that far meets; seeds without an aggressor are skipped.",
+        };
         var command = new Command(
             "check",
             "Checks the rate-control guarantee (docs/reliability.md) on generated topologies, one seed after another, and prints the pass rate and the slowest and worst seeds. Exit code 4 if any seed fails.")
         {
-            from, count, kind, failures,
+            from, count, kind, failures, limit,
         };
         command.SetAction(parse =>
         {
@@ -66,7 +70,17 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", "--count must be at least 1.", ExitCodes.InvalidCommandLine);
             }
 
-            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures));
+            if (parse.GetValue(limit) is { } utilization && !(utilization > 0 && utilization <= 1))
+            {
+                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--limit-aggressor must be in (0, 1], got {utilization}."), ExitCodes.InvalidCommandLine);
+            }
+
+            if (parse.GetValue(limit) is not null && parse.GetValue(kind) is { } chosen && chosen != GeneratedLoadKinds.Aggressor)
+            {
+                return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor needs an aggressor; --kind {chosen} has none.", ExitCodes.InvalidCommandLine);
+            }
+
+            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), parse.GetValue(limit));
         });
         return command;
     }
@@ -78,14 +92,21 @@ internal static class GenerateCommands
         return kind;
     }
 
-    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder)
+    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, double? limitAggressor)
     {
         var results = new List<(GuaranteeReport Report, TimeSpan Wall)>();
         for (var seed = from; seed < from + count; seed++)
         {
             var started = TimeProvider.System.GetTimestamp();
             var generated = ScenarioGenerator.Generate(seed, kind);
-            var report = RateControlGuarantee.Check(generated);
+            if (limitAggressor is not null && generated.Aggressor is null)
+            {
+                continue;
+            }
+
+            var report = limitAggressor is { } utilization
+                ? RateControlGuarantee.CheckLimitedAggressor(generated, utilization)
+                : RateControlGuarantee.Check(generated);
             var wall = TimeProvider.System.GetElapsedTime(started);
             results.Add((report, wall));
             var line = string.Create(
@@ -102,6 +123,12 @@ internal static class GenerateCommands
                 Directory.CreateDirectory(failureFolder);
                 File.WriteAllText(Path.Combine(failureFolder, string.Create(CultureInfo.InvariantCulture, $"generated-{seed}.json")), ScenarioLoader.ToJson(generated.Scenario));
             }
+        }
+
+        if (results.Count == 0)
+        {
+            console.WriteLine("No seed in the range has an aggressor to limit.");
+            return ExitCodes.Success;
         }
 
         var passed = results.Count(r => r.Report.Passed);

@@ -53,6 +53,17 @@ public sealed class OutputTests
         Assert.DoesNotContain("System.", errors, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "1.5" }, "--limit-aggressor must be in (0, 1], got 1.5.")]
+    [InlineData(new[] { "check", "--count", "1", "--kind", "steady", "--limit-aggressor", "0.8" }, "--limit-aggressor needs an aggressor; --kind steady has none.")]
+    public async Task CheckLimitAggressor_BadUse_SaysWhy(string[] args, string message)
+    {
+        var (code, _, errors) = await Cli.RunAsync(args, Limit);
+
+        Assert.Equal(1, code);
+        Assert.Contains(message, errors, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Cycle_IsAScenarioErrorWithItsPath()
     {

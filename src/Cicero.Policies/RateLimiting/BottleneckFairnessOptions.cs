@@ -106,11 +106,11 @@ public sealed class BottleneckFairnessOptions
     public TimeSpan QueueDrainTime { get; set; } = TimeSpan.FromSeconds(1);
 
     /// <summary>
-    /// Gets or sets the fraction of a bottleneck's target load that the workflows held back by rate control may fill:
-    /// the rest of their max-min shares, (1 − this) × the target, is taken from them (as the backlog's drain is), never
-    /// from a workflow within its fair share. Below 1 it keeps the resource short of saturation under an aggressor, so
-    /// the compliant workflows see a shorter queue, at the price of that much goodput; 1 lets the held-back workflows
-    /// fill the resource, which also absorbs a burst near the capacity without cutting it.
+    /// Gets or sets the fraction of a bottleneck's target load that is shared out: max-min fair shares are computed on
+    /// this × the target, so a workflow within its share of that keeps all it offers, and the workflows above it are held
+    /// to their shares. Below 1 it keeps the resource short of saturation under an aggressor, so the compliant workflows
+    /// see a shorter queue, at the price of that much goodput; 1 lets the held-back workflows fill the resource, which
+    /// also absorbs a burst near the capacity without cutting it.
     /// </summary>
     /// <value>1. Values must be in (0, 1].</value>
     public double BottleneckUtilization { get; set; } = 1;

@@ -157,14 +157,16 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
 
             if (_congested[k])
             {
-                var shared = target;
-                fraction = (shared - load) / shared;
+                fraction = (target - load) / target;
                 if (bottleneck < 0 || fraction < overload)
                 {
                     bottleneck = k;
                     overload = fraction;
-                    bottleneckCapacity = shared;
-                    bottleneckDrain = ((1 - _utilization) * target) + Drain(resource);
+                    // Shares of the utilization's part of the target: a workflow between its share of that and its share of
+                    // the whole target is held back too (taking the difference out of held-back shares alone left a
+                    // workflow whose load sat just under its full share unlimited, and the resource saturated).
+                    bottleneckCapacity = target * _utilization;
+                    bottleneckDrain = Drain(resource);
                 }
             }
             else if (tightest < 0 || Math.Max(0, fraction) < spare)

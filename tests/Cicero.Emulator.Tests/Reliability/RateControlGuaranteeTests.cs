@@ -43,6 +43,34 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         Assert.True(report.Passed, string.Join("\n", report.Violations));
     }
 
+    // The ceiling of the aggressor half (docs/reliability.md §8): seed 38's compliant tenants keep their p99 beside an
+    // aggressor perfectly limited to 70% of the bottleneck, and lose it (p99 more than twice theirs alone) at 100%, the
+    // fill that max-min fair shares of the whole capacity aim at.
+    [Fact]
+    public void LimitedAggressor_AtSeventyPercentProtects_FillingTheBottleneckDoesNot()
+    {
+        var generated = ScenarioGenerator.Generate(38, loadKind: null);
+
+        var seventy = RateControlGuarantee.CheckLimitedAggressor(generated, 0.7);
+        var full = RateControlGuarantee.CheckLimitedAggressor(generated, 1);
+
+        output.WriteLine($"{seventy.Description}\n70%: {seventy.WorstMargin:F3} {seventy.WorstCheck}\n100%: {full.WorstMargin:F3} {full.WorstCheck}");
+        Assert.True(seventy.Passed, string.Join("\n", seventy.Violations));
+        Assert.Contains(full.Violations, v => v.Contains("p99", StringComparison.Ordinal));
+        Assert.Equal(4, full.Runs);
+    }
+
+    [Fact]
+    public void LimitedAggressor_NeedsAnAggressorAndAUtilizationInRange()
+    {
+        var steady = ScenarioGenerator.Generate(3, GeneratedLoadKinds.Steady);
+        var aggressor = ScenarioGenerator.Generate(38, loadKind: null);
+
+        Assert.Contains("no aggressor", Assert.Throws<ArgumentException>(() => RateControlGuarantee.CheckLimitedAggressor(steady, 0.8)).Message, StringComparison.Ordinal);
+        Assert.Throws<ArgumentOutOfRangeException>(() => RateControlGuarantee.CheckLimitedAggressor(aggressor, 0));
+        Assert.Throws<ArgumentOutOfRangeException>(() => RateControlGuarantee.CheckLimitedAggressor(aggressor, 1.5));
+    }
+
     [Theory]
     [InlineData(1)]
     [InlineData(2)]

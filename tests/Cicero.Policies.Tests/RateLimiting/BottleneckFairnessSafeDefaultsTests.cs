@@ -114,6 +114,31 @@ public class BottleneckFairnessSafeDefaultsTests
     }
 
     [Fact]
+    public void BottleneckUtilization_HoldsAWorkflowBetweenItsShareOfThatAndOfTheWholeTarget()
+    {
+        // 10 permits at utilization 0.8: 8 are shared. a offers 2 (within its share); b, already limited at 80/s, 8.5 and
+        // then 7.5. In the second interval the total (9.5) is under the target with the queue still standing: b's share
+        // of 8 permits is 6, so σ goes to 80/s × 6 ÷ 7.5 = 64/s. Shares of the whole target would equal the loads there,
+        // and b would ramp with the resource full.
+        var policy = new BottleneckFairnessPolicy(new BottleneckFairnessOptions { BottleneckUtilization = 0.8 });
+        var rates = new double[2];
+        LocalRateInputs Step(double bDemand, int standing) => LocalRateInputs.Create(
+            0.1,
+            [Workflow("a", double.PositiveInfinity, 20), Workflow("b", 80, 80)],
+            [new ResourceRateInputs("disk", 10, 2 + bDemand + 1) { TotalDemand = 2 + bDemand, StandingQueueIntervals = standing }],
+            [2, bDemand + 1],
+            [2, bDemand]);
+
+        policy.ComputeLocalRates(Step(8.5, 3), rates, 0);
+        Assert.Equal(double.PositiveInfinity, rates[0]);
+        Assert.Equal(80 * 6 / 8.5, rates[1], 9);
+
+        policy.ComputeLocalRates(Step(7.5, 4), rates, 0);
+        Assert.Equal(double.PositiveInfinity, rates[0]);
+        Assert.Equal(64, rates[1], 9);
+    }
+
+    [Fact]
     public void LimitedWorkflow_NearTheCapacity_RampsByTheSpareFraction()
     {
         // 95% of the resource offered: σ grows by 5% (or β), not by the 20% ramp factor that would overshoot the

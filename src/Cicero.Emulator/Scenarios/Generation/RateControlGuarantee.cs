@@ -93,6 +93,70 @@ public static class RateControlGuarantee
         };
     }
 
+    /// <summary>
+    /// The aggressor half of the guarantee with a perfect limit in place of rate control: the aggressor offers just the
+    /// rate that brings the bottleneck's measured utilization to <paramref name="utilization"/> (the compliant tenants'
+    /// share measured without it, the rest from the aggressor's rate and fair share), and the compliant tenants are checked
+    /// under <c>baseline</c> and <c>drr</c> against the same reference as <see cref="Check"/>. It bounds what any rate
+    /// control that fills the bottleneck that far can meet on the scenario (docs/reliability.md §8).
+    /// </summary>
+    /// <param name="generated">A scenario with an aggressor, from <see cref="ScenarioGenerator"/>.</param>
+    /// <param name="utilization">The bottleneck's utilization the limit aims at, in (0, 1].</param>
+    /// <returns>The report; its runs include the reference.</returns>
+    /// <exception cref="ArgumentException">The scenario has no aggressor.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="utilization"/> is outside (0, 1].</exception>
+    public static GuaranteeReport CheckLimitedAggressor(GeneratedScenario generated, double utilization)
+    {
+        ArgumentNullException.ThrowIfNull(generated);
+        if (generated.Aggressor is null)
+        {
+            throw new ArgumentException($"Seed {generated.Seed} has no aggressor to limit ({generated.LoadKind} load).", nameof(generated));
+        }
+
+        if (!(utilization > 0 && utilization <= 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(utilization), utilization, "The utilization must be in (0, 1].");
+        }
+
+        var check = new Checker(generated);
+        var without = generated.WithoutAggressor();
+        TopologyRunResult Run(ScenarioSpec spec, string configuration) =>
+            new TopologySimulation(spec, spec.Configurations!.First(c => c.Name == configuration)).Run();
+
+        var compliant = Run(without, "baseline").Resources.Where(r => r.Service == generated.BottleneckService).Max(r => r.Mean);
+        var limited = ScenarioLoader.Parse(ScenarioLoader.ToJson(generated.Scenario), generated.Scenario.Name);
+        var workload = limited.Workloads!.First(w => w.Workflow == generated.Aggressor);
+
+        // At its fair share the aggressor fills 1 / (tenants + 1) of the bottleneck, and it offers AggressorFactor shares.
+        var perRequest = generated.AggressorFactor / (workload.RatePerSecond * (generated.Compliant.Count + 1));
+        workload.RatePerSecond = Math.Max(0, (utilization - compliant) / perRequest);
+        if (workload.RatePerSecond == 0)
+        {
+            // The compliant tenants alone fill the bottleneck that far: the limit admits nothing of the aggressor.
+            limited.Workloads!.Remove(workload);
+        }
+
+        limited.Name += string.Create(CultureInfo.InvariantCulture, $"-aggressor-limited-at-{utilization:F2}");
+        var reference = Run(without, "rc");
+        var runs = 2;
+        foreach (var configuration in new[] { "baseline", "drr" })
+        {
+            check.Protects(Run(limited, configuration), reference, aggressorRefused: false);
+            runs++;
+        }
+
+        return new GuaranteeReport
+        {
+            Seed = generated.Seed,
+            LoadKind = generated.LoadKind,
+            Description = string.Create(CultureInfo.InvariantCulture, $"{generated.Scenario.Description} Aggressor limited to {workload.RatePerSecond:F1}/s, the bottleneck at {utilization:P0} (compliant tenants alone: {compliant:P0})."),
+            Violations = check.Violations,
+            WorstMargin = check.WorstMargin,
+            WorstCheck = check.WorstCheck,
+            Runs = runs,
+        };
+    }
+
     private sealed class Checker(GeneratedScenario generated)
     {
         public List<string> Violations { get; } = [];
@@ -148,7 +212,7 @@ public static class RateControlGuarantee
             Margin(mine.LatencyMs.Count > 0 ? p99Limit / mine.LatencyMs.P99 : double.PositiveInfinity, p99Text);
         }
 
-        public void Protects(TopologyRunResult rc, TopologyRunResult alone)
+        public void Protects(TopologyRunResult rc, TopologyRunResult alone, bool aggressorRefused = true)
         {
             foreach (var workflow in alone.Workflows)
             {
@@ -164,6 +228,11 @@ public static class RateControlGuarantee
                     (CompliantP99 * workflow.LatencyMs.P99) + LatencySlackMs,
                     F($"{rc.Configuration}/{workflow.Workflow} beside the aggressor: completed {mine.Completed} of {mine.Offered} (drops {Reasons(mine)})"),
                     F($"{rc.Configuration}/{workflow.Workflow} beside the aggressor: p99 {mine.LatencyMs.P99:F1} ms vs {workflow.LatencyMs.P99:F1} ms alone"));
+            }
+
+            if (!aggressorRefused)
+            {
+                return;
             }
 
             var aggressor = rc[generated.Aggressor!];
