@@ -60,7 +60,7 @@ public static class RateControlGuarantee
         TopologyRunResult Run(ScenarioSpec spec, string configuration)
         {
             runs++;
-            var result = new TopologySimulation(spec, spec.Configurations!.First(c => c.Name == configuration)).Run();
+            var result = Simulate(spec, configuration);
             check.Always(result);
             return result;
         }
@@ -120,10 +120,7 @@ public static class RateControlGuarantee
 
         var check = new Checker(generated);
         var without = generated.WithoutAggressor();
-        TopologyRunResult Run(ScenarioSpec spec, string configuration) =>
-            new TopologySimulation(spec, spec.Configurations!.First(c => c.Name == configuration)).Run();
-
-        var compliant = Run(without, "baseline").Resources.Where(r => r.Service == generated.BottleneckService).Max(r => r.Mean);
+        var compliant = Simulate(without, "baseline").Resources.Where(r => r.Service == generated.BottleneckService).Max(r => r.Mean);
         var limited = ScenarioLoader.Parse(ScenarioLoader.ToJson(generated.Scenario), generated.Scenario.Name);
         var workload = limited.Workloads!.First(w => w.Workflow == generated.Aggressor);
 
@@ -137,11 +134,11 @@ public static class RateControlGuarantee
         }
 
         limited.Name += string.Create(CultureInfo.InvariantCulture, $"-aggressor-limited-at-{utilization:F2}");
-        var reference = Run(without, "rc");
+        var reference = Simulate(without, "rc");
         var runs = 2;
         foreach (var configuration in new[] { "baseline", "drr" })
         {
-            check.Protects(Run(limited, configuration), reference, aggressorRefused: false);
+            check.Protects(Simulate(limited, configuration), reference, aggressorRefused: false);
             runs++;
         }
 
@@ -156,6 +153,9 @@ public static class RateControlGuarantee
             Runs = runs,
         };
     }
+
+    private static TopologyRunResult Simulate(ScenarioSpec spec, string configuration) =>
+        new TopologySimulation(spec, spec.Configurations!.First(c => c.Name == configuration)).Run();
 
     private sealed class Checker(GeneratedScenario generated)
     {
