@@ -53,9 +53,9 @@ internal static class GenerateCommands
         var count = new Option<int>("--count") { Description = "How many seeds, from --from on.", DefaultValueFactory = _ => 100 };
         var kind = Kind();
         var failures = new Option<string?>("--failures") { Description = "A folder to write each failing seed's scenario to (regression scenarios)." };
-        var limit = new Option<double?>("--limit-aggressor")
+        var limit = new Option<string?>("--limit-aggressor")
         {
-            Description = "Instead of rate control, limit the aggressor perfectly: it offers the rate that brings the bottleneck to this utilization (0-1], and its compliant tenants are checked under baseline and drr. The ceiling any rate control filling the bottleneck that far meets; seeds without an aggressor are skipped.",
+            Description = "Instead of rate control, limit the aggressor perfectly, and check its compliant tenants under baseline and drr: a utilization in (0, 1] (it offers the rate that brings the bottleneck there: the ceiling any rate control filling the bottleneck that far meets), or 'fair' (it offers its fair share, an even split of the bottleneck over all tenants). Seeds without an aggressor are skipped.",
         };
         var command = new Command(
             "check",
@@ -70,9 +70,15 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", "--count must be at least 1.", ExitCodes.InvalidCommandLine);
             }
 
-            if (parse.GetValue(limit) is { } utilization && !(utilization > 0 && utilization <= 1))
+            double? utilization = null;
+            if (parse.GetValue(limit) is { } limitText && limitText != FairShare)
             {
-                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--limit-aggressor must be in (0, 1], got {utilization}."), ExitCodes.InvalidCommandLine);
+                if (!double.TryParse(limitText, NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) || !(parsed > 0 && parsed <= 1))
+                {
+                    return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor must be a utilization in (0, 1] or '{FairShare}', got '{limitText}'.", ExitCodes.InvalidCommandLine);
+                }
+
+                utilization = parsed;
             }
 
             if (parse.GetValue(limit) is not null && parse.GetValue(kind) is { } chosen && chosen != GeneratedLoadKinds.Aggressor)
@@ -80,10 +86,16 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor needs an aggressor; --kind {chosen} has none.", ExitCodes.InvalidCommandLine);
             }
 
-            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), parse.GetValue(limit));
+            Func<GeneratedScenario, GuaranteeReport>? limited = parse.GetValue(limit) is null ? null
+                : utilization is { } fill ? generated => RateControlGuarantee.CheckLimitedAggressor(generated, fill)
+                : RateControlGuarantee.CheckAggressorAtFairShare;
+            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited);
         });
         return command;
     }
+
+    // The value of --limit-aggressor that limits the aggressor to its fair share.
+    private const string FairShare = "fair";
 
     private static Option<string?> Kind()
     {
@@ -92,21 +104,19 @@ internal static class GenerateCommands
         return kind;
     }
 
-    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, double? limitAggressor)
+    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, Func<GeneratedScenario, GuaranteeReport>? limitedAggressor)
     {
         var results = new List<(GuaranteeReport Report, TimeSpan Wall)>();
         for (var seed = from; seed < from + count; seed++)
         {
             var started = TimeProvider.System.GetTimestamp();
             var generated = ScenarioGenerator.Generate(seed, kind);
-            if (limitAggressor is not null && generated.Aggressor is null)
+            if (limitedAggressor is not null && generated.Aggressor is null)
             {
                 continue;
             }
 
-            var report = limitAggressor is { } utilization
-                ? RateControlGuarantee.CheckLimitedAggressor(generated, utilization)
-                : RateControlGuarantee.Check(generated);
+            var report = limitedAggressor is null ? RateControlGuarantee.Check(generated) : limitedAggressor(generated);
             var wall = TimeProvider.System.GetElapsedTime(started);
             results.Add((report, wall));
             var line = string.Create(

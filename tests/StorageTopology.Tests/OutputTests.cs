@@ -54,8 +54,10 @@ public sealed class OutputTests
     }
 
     [Theory]
-    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "1.5" }, "--limit-aggressor must be in (0, 1], got 1.5.")]
+    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "1.5" }, "--limit-aggressor must be a utilization in (0, 1] or 'fair', got '1.5'.")]
+    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "half" }, "--limit-aggressor must be a utilization in (0, 1] or 'fair', got 'half'.")]
     [InlineData(new[] { "check", "--count", "1", "--kind", "steady", "--limit-aggressor", "0.8" }, "--limit-aggressor needs an aggressor; --kind steady has none.")]
+    [InlineData(new[] { "check", "--count", "1", "--kind", "bursty", "--limit-aggressor", "fair" }, "--limit-aggressor needs an aggressor; --kind bursty has none.")]
     public async Task CheckLimitAggressor_BadUse_SaysWhy(string[] args, string message)
     {
         var (code, _, errors) = await Cli.RunAsync(args, Limit);

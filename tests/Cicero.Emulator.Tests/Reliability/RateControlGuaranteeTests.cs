@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Globalization;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Scenarios.Generation;
 using Xunit.Abstractions;
@@ -43,6 +44,22 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         Assert.True(report.Passed, string.Join("\n", report.Violations));
     }
 
+    // With an aggressor the guarantee holds on few generated topologies (42 of the fourth sweep's 668, docs/reliability.md
+    // §8, against a ceiling measured there); these are two where it holds, so a change that loses it there shows here.
+    [Theory]
+    [InlineData(396)]
+    [InlineData(911)]
+    public void GeneratedTopology_WithAnAggressor_HoldsWhereTheSweepPassed(int seed)
+    {
+        var generated = ScenarioGenerator.Generate(seed, loadKind: null);
+        Assert.NotNull(generated.Aggressor);
+
+        var report = RateControlGuarantee.Check(generated);
+
+        output.WriteLine($"{report.Description}\nworst margin {report.WorstMargin:F3}: {report.WorstCheck}");
+        Assert.True(report.Passed, string.Join("\n", report.Violations));
+    }
+
     // The ceiling of the aggressor half (docs/reliability.md §8): seed 38's compliant tenants keep their p99 beside an
     // aggressor perfectly limited to 70% of the bottleneck, and lose it (p99 more than twice theirs alone) at 100%, the
     // fill that max-min fair shares of the whole capacity aim at.
@@ -60,6 +77,24 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         Assert.Equal(4, full.Runs);
     }
 
+    // The fair-share ceiling (docs/reliability.md §8): held to an even split of the bottleneck, seed 28's aggressor leaves
+    // its compliant tenants their p99 under FIFO and DRR; limited to what fills the bottleneck, it does not.
+    [Fact]
+    public void AggressorAtFairShare_Protects_WhereFillingTheBottleneckDoesNot()
+    {
+        var generated = ScenarioGenerator.Generate(28, loadKind: null);
+
+        var fair = RateControlGuarantee.CheckAggressorAtFairShare(generated);
+        var full = RateControlGuarantee.CheckLimitedAggressor(generated, 1);
+
+        output.WriteLine($"{fair.Description}\nfair share: {fair.WorstMargin:F3} {fair.WorstCheck}\n100%: {full.WorstMargin:F3} {full.WorstCheck}");
+        Assert.True(fair.Passed, string.Join("\n", fair.Violations));
+        Assert.Equal(4, fair.Runs);
+        var expected = generated.Scenario.Workloads!.First(w => w.Workflow == generated.Aggressor).RatePerSecond / generated.AggressorFactor;
+        Assert.Contains(string.Create(CultureInfo.InvariantCulture, $"Aggressor limited to {expected:F1}/s, its fair share"), fair.Description, StringComparison.Ordinal);
+        Assert.False(full.Passed);
+    }
+
     [Fact]
     public void LimitedAggressor_NeedsAnAggressorAndAUtilizationInRange()
     {
@@ -67,6 +102,7 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         var aggressor = ScenarioGenerator.Generate(38, loadKind: null);
 
         Assert.Contains("no aggressor", Assert.Throws<ArgumentException>(() => RateControlGuarantee.CheckLimitedAggressor(steady, 0.8)).Message, StringComparison.Ordinal);
+        Assert.Contains("no aggressor", Assert.Throws<ArgumentException>(() => RateControlGuarantee.CheckAggressorAtFairShare(steady)).Message, StringComparison.Ordinal);
         Assert.Throws<ArgumentOutOfRangeException>(() => RateControlGuarantee.CheckLimitedAggressor(aggressor, 0));
         Assert.Throws<ArgumentOutOfRangeException>(() => RateControlGuarantee.CheckLimitedAggressor(aggressor, 1.5));
     }

@@ -107,33 +107,65 @@ public static class RateControlGuarantee
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="utilization"/> is outside (0, 1].</exception>
     public static GuaranteeReport CheckLimitedAggressor(GeneratedScenario generated, double utilization)
     {
-        ArgumentNullException.ThrowIfNull(generated);
-        if (generated.Aggressor is null)
-        {
-            throw new ArgumentException($"Seed {generated.Seed} has no aggressor to limit ({generated.LoadKind} load).", nameof(generated));
-        }
-
+        RequireAggressor(generated);
         if (!(utilization > 0 && utilization <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(utilization), utilization, "The utilization must be in (0, 1].");
         }
 
+        return CheckAggressorOffering(
+            generated,
+            (compliant, rate) =>
+            {
+                // At its fair share the aggressor fills 1 / (tenants + 1) of the bottleneck, and it offers AggressorFactor shares.
+                var perRequest = generated.AggressorFactor / (rate * (generated.Compliant.Count + 1));
+                return Math.Max(0, (utilization - compliant) / perRequest);
+            },
+            string.Create(CultureInfo.InvariantCulture, $"the bottleneck at {utilization:P0}"),
+            string.Create(CultureInfo.InvariantCulture, $"limited-at-{utilization:F2}"));
+    }
+
+    /// <summary>
+    /// The aggressor half of the guarantee with the aggressor perfectly limited to its fair share: it offers its rate ÷
+    /// <see cref="GeneratedScenario.AggressorFactor"/>, the share of the bottleneck an even split over every tenant gives
+    /// it, however little the compliant tenants use of theirs. The compliant tenants are checked as in
+    /// <see cref="CheckLimitedAggressor"/>. It bounds what a rate control that holds an aggressor to an even share, not to
+    /// the capacity the others leave, can meet on the scenario (docs/reliability.md §8).
+    /// </summary>
+    /// <param name="generated">A scenario with an aggressor, from <see cref="ScenarioGenerator"/>.</param>
+    /// <returns>The report; its runs include the reference.</returns>
+    /// <exception cref="ArgumentException">The scenario has no aggressor.</exception>
+    public static GuaranteeReport CheckAggressorAtFairShare(GeneratedScenario generated)
+    {
+        RequireAggressor(generated);
+        return CheckAggressorOffering(generated, (_, rate) => rate / generated.AggressorFactor, "its fair share", "at-fair-share");
+    }
+
+    private static void RequireAggressor(GeneratedScenario generated)
+    {
+        ArgumentNullException.ThrowIfNull(generated);
+        if (generated.Aggressor is null)
+        {
+            throw new ArgumentException($"Seed {generated.Seed} has no aggressor to limit ({generated.LoadKind} load).", nameof(generated));
+        }
+    }
+
+    /// <summary>Runs the scenario with the aggressor offering the given rate (from the compliant tenants' utilization of the bottleneck and its own rate) under baseline and drr.</summary>
+    private static GuaranteeReport CheckAggressorOffering(GeneratedScenario generated, Func<double, double, double> limitedRate, string limitText, string nameSuffix)
+    {
         var check = new Checker(generated);
         var without = generated.WithoutAggressor();
         var compliant = Simulate(without, "baseline").Resources.Where(r => r.Service == generated.BottleneckService).Max(r => r.Mean);
         var limited = ScenarioLoader.Parse(ScenarioLoader.ToJson(generated.Scenario), generated.Scenario.Name);
         var workload = limited.Workloads!.First(w => w.Workflow == generated.Aggressor);
-
-        // At its fair share the aggressor fills 1 / (tenants + 1) of the bottleneck, and it offers AggressorFactor shares.
-        var perRequest = generated.AggressorFactor / (workload.RatePerSecond * (generated.Compliant.Count + 1));
-        workload.RatePerSecond = Math.Max(0, (utilization - compliant) / perRequest);
+        workload.RatePerSecond = limitedRate(compliant, workload.RatePerSecond);
         if (workload.RatePerSecond == 0)
         {
             // The compliant tenants alone fill the bottleneck that far: the limit admits nothing of the aggressor.
             limited.Workloads!.Remove(workload);
         }
 
-        limited.Name += string.Create(CultureInfo.InvariantCulture, $"-aggressor-limited-at-{utilization:F2}");
+        limited.Name += "-aggressor-" + nameSuffix;
         var reference = Simulate(without, "rc");
         var runs = 2;
         foreach (var configuration in new[] { "baseline", "drr" })
@@ -146,7 +178,7 @@ public static class RateControlGuarantee
         {
             Seed = generated.Seed,
             LoadKind = generated.LoadKind,
-            Description = string.Create(CultureInfo.InvariantCulture, $"{generated.Scenario.Description} Aggressor limited to {workload.RatePerSecond:F1}/s, the bottleneck at {utilization:P0} (compliant tenants alone: {compliant:P0})."),
+            Description = string.Create(CultureInfo.InvariantCulture, $"{generated.Scenario.Description} Aggressor limited to {workload.RatePerSecond:F1}/s, {limitText} (compliant tenants alone: {compliant:P0})."),
             Violations = check.Violations,
             WorstMargin = check.WorstMargin,
             WorstCheck = check.WorstCheck,
