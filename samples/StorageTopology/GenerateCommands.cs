@@ -28,6 +28,11 @@ internal static class GenerateCommands
         command.SetAction(parse =>
         {
             var value = parse.GetValue(seed);
+            if (value is < 0 or > ScenarioGenerator.MaxSeed)
+            {
+                return CommandErrors.Report(errors, "Invalid options.", SeedRange("--seed", value), ExitCodes.InvalidCommandLine);
+            }
+
             var path = parse.GetValue(output) ?? string.Create(CultureInfo.InvariantCulture, $"generated-{value}.json");
             var generated = ScenarioGenerator.Generate(value, parse.GetValue(kind));
             try
@@ -70,6 +75,16 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", "--count must be at least 1.", ExitCodes.InvalidCommandLine);
             }
 
+            if (parse.GetValue(from) is < 0 or > ScenarioGenerator.MaxSeed)
+            {
+                return CommandErrors.Report(errors, "Invalid options.", SeedRange("--from", parse.GetValue(from)), ExitCodes.InvalidCommandLine);
+            }
+
+            if ((long)parse.GetValue(from) + parse.GetValue(count) - 1 > ScenarioGenerator.MaxSeed)
+            {
+                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--from {parse.GetValue(from)} --count {parse.GetValue(count)} runs past the last seed, {ScenarioGenerator.MaxSeed}."), ExitCodes.InvalidCommandLine);
+            }
+
             double? utilization = null;
             if (parse.GetValue(limit) is { } limitText && limitText != FairShare)
             {
@@ -93,6 +108,9 @@ internal static class GenerateCommands
         });
         return command;
     }
+
+    private static string SeedRange(string option, int value) =>
+        string.Create(CultureInfo.InvariantCulture, $"{option} must be a seed from 0 to {ScenarioGenerator.MaxSeed}, got {value} (a negative seed, or {int.MaxValue}, would repeat the scenario of another).");
 
     // The value of --limit-aggressor that limits the aggressor to its fair share.
     private const string FairShare = "fair";

@@ -66,6 +66,21 @@ public sealed class OutputTests
         Assert.Contains(message, errors, StringComparison.Ordinal);
     }
 
+    // System.Random draws for -N what it draws for N, and for int.MaxValue what it draws for 0: such a seed would
+    // repeat another's scenario under a name of its own.
+    [Theory]
+    [InlineData(new[] { "generate", "--seed", "-5" }, "--seed must be a seed from 0 to 2147483646, got -5")]
+    [InlineData(new[] { "generate", "--seed", "2147483647" }, "--seed must be a seed from 0 to 2147483646, got 2147483647")]
+    [InlineData(new[] { "check", "--from", "-1", "--count", "2" }, "--from must be a seed from 0 to 2147483646, got -1")]
+    [InlineData(new[] { "check", "--from", "2147483646", "--count", "2" }, "--from 2147483646 --count 2 runs past the last seed, 2147483646.")]
+    public async Task Seed_OutOfRange_SaysWhy(string[] args, string message)
+    {
+        var (code, _, errors) = await Cli.RunAsync(args, Limit);
+
+        Assert.Equal(1, code);
+        Assert.Contains(message, errors, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task Cycle_IsAScenarioErrorWithItsPath()
     {

@@ -141,6 +141,31 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         }
     }
 
+    [Theory]
+    [InlineData(-5)]
+    [InlineData(int.MaxValue)]
+    public void Generate_SeedThatWouldRepeatAnother_IsRefused(int seed)
+    {
+        var error = Assert.Throws<ArgumentOutOfRangeException>(() => ScenarioGenerator.Generate(seed));
+
+        Assert.Equal("seed", error.ParamName);
+        Assert.Contains("would repeat the scenario of another", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Generate_SmallestAndLargestSeeds_DifferFromEachOther()
+    {
+        // The descriptions past "Generated from seed N" name the graph, the load and the deadline.
+        static string Shape(int seed)
+        {
+            var description = ScenarioGenerator.Generate(seed).Scenario.Description!;
+            return description[description.IndexOf('(', StringComparison.Ordinal)..];
+        }
+
+        Assert.NotEqual(Shape(0), Shape(ScenarioGenerator.MaxSeed));
+        Assert.Equal(Shape(5), Shape(5));
+    }
+
     [Fact]
     public void Generate_UnknownKind_SaysWhichKindsExist()
     {

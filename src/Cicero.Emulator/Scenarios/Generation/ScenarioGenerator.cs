@@ -36,13 +36,25 @@ public static class ScenarioGenerator
     private const int MaxFanOutProduct = 48;
     private const double MaxSubtaskRate = 2500;
 
+    /// <summary>
+    /// The largest seed. <see cref="Random"/> seeded with −N draws what it draws for N, and with <see cref="int.MaxValue"/>
+    /// what it draws for 0, so seeds are 0 to this, each giving a scenario of its own.
+    /// </summary>
+    public const int MaxSeed = int.MaxValue - 1;
+
     /// <summary>Generates a scenario.</summary>
-    /// <param name="seed">The seed; also the scenario's run seed.</param>
+    /// <param name="seed">The seed, 0 to <see cref="MaxSeed"/>; also the scenario's run seed.</param>
     /// <param name="loadKind">One of <see cref="GeneratedLoadKinds.All"/>, or <see langword="null"/> to let the seed choose.</param>
     /// <returns>The scenario and what the generator knows about it.</returns>
+    /// <exception cref="ArgumentOutOfRangeException">The seed is negative or above <see cref="MaxSeed"/>.</exception>
     /// <exception cref="ArgumentException">Unknown load kind.</exception>
     public static GeneratedScenario Generate(int seed, string? loadKind = null)
     {
+        if (seed is < 0 or > MaxSeed)
+        {
+            throw new ArgumentOutOfRangeException(nameof(seed), seed, string.Create(CultureInfo.InvariantCulture, $"Seeds are 0 to {MaxSeed}: a negative seed, or {int.MaxValue}, would repeat the scenario of another."));
+        }
+
         if (loadKind is not null && !GeneratedLoadKinds.All.Contains(loadKind))
         {
             throw new ArgumentException($"Unknown load kind '{loadKind}'; expected one of {string.Join(", ", GeneratedLoadKinds.All)}.", nameof(loadKind));
