@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Diagnostics;
 using Cicero.Context;
 using Cicero.Grpc.Interop.Tests.Protos;
 using Cicero.Runtime;
@@ -27,10 +28,13 @@ public sealed class ProbeService(ProbeState state, IServiceProvider services) : 
         try
         {
             var delay = state.ExtraDelay + TimeSpan.FromMilliseconds(request.DelayMs);
-            if (delay > TimeSpan.Zero)
+            // Service time, not synchronization: the tests measure how a slow server is treated. Task.Delay runs on .NET's
+            // coarse timer clock and may end several milliseconds early by the precise one a server's service time is
+            // measured with, so the rest is waited out.
+            var started = Stopwatch.GetTimestamp();
+            for (var left = delay; left > TimeSpan.Zero; left = delay - Stopwatch.GetElapsedTime(started))
             {
-                // Service time, not synchronization: the tests measure how a slow server is treated.
-                await Task.Delay(delay, context.CancellationToken);
+                await Task.Delay(left < TimeSpan.FromMilliseconds(1) ? TimeSpan.FromMilliseconds(1) : left, context.CancellationToken);
             }
 
             return Reply(request.Payload, context);

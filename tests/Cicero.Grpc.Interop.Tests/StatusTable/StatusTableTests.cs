@@ -161,16 +161,23 @@ public sealed class StatusTableTests
     public async Task Predicted_infeasible_is_deadline_exceeded_deadline_infeasible()
     {
         var state = new ProbeState();
-        await using var server = await CiceroProbeServer.StartAsync(state, o => o.Classifier = WorkflowClassifiers.Fixed("slow"));
+        await using var server = await CiceroProbeServer.StartAsync(state, o =>
+        {
+            o.Classifier = WorkflowClassifiers.Fixed("slow");
+
+            // No probe: the second call comes more than the default probe interval after the first was admitted.
+            o.Core.Admission.InfeasibleProbeInterval = Timeout.InfiniteTimeSpan;
+        });
         using var channel = GrpcChannel.ForAddress(server.Address);
         var client = new Probe.ProbeClient(channel);
 
-        // One call teaches Cicero that this workflow takes 300 ms here (its completion time L).
-        await client.EchoAsync(new EchoRequest { DelayMs = 300 }, deadline: DateTime.UtcNow.AddSeconds(30));
+        // One call teaches Cicero that this workflow takes 3 s here (its completion time L).
+        await client.EchoAsync(new EchoRequest { DelayMs = 3000 }, deadline: DateTime.UtcNow.AddSeconds(30));
 
-        // A call with 150 ms to live cannot make it: refused at once, long before its own deadline.
+        // A call with 1.5 s to live cannot make it: refused at once, long before its own deadline. (With 150 ms to live, a
+        // busy machine let the client's own deadline pass before the refusal arrived, and the call ended without it.)
         var ex = await Assert.ThrowsAsync<RpcException>(async () =>
-            await client.EchoAsync(new EchoRequest { DelayMs = 300 }, deadline: DateTime.UtcNow.AddMilliseconds(150)));
+            await client.EchoAsync(new EchoRequest { DelayMs = 3000 }, deadline: DateTime.UtcNow.AddMilliseconds(1500)));
 
         AssertDropped(ex, StatusCode.DeadlineExceeded, "deadline_infeasible");
         Assert.Equal(1, state.Calls);
