@@ -157,7 +157,6 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
 
             if (_congested[k])
             {
-                fraction = (target - load) / target;
                 if (bottleneck < 0 || fraction < overload)
                 {
                     bottleneck = k;
