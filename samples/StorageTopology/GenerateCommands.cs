@@ -4,6 +4,7 @@ using System.CommandLine;
 using System.Globalization;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Scenarios.Generation;
+using Cicero.RateAdaptation;
 using Spectre.Console;
 
 namespace Cicero.StorageTopology;
@@ -62,11 +63,15 @@ internal static class GenerateCommands
         {
             Description = "Instead of rate control, limit the aggressor perfectly, and check its compliant tenants under baseline and drr: a utilization in (0, 1] (it offers the rate that brings the bottleneck there: the ceiling any rate control filling the bottleneck that far meets), or 'fair' (it offers its fair share, an even split of the bottleneck over all tenants). Seeds without an aggressor are skipped.",
         };
+        var regrowth = new Option<bool>("--held-rate-regrowth")
+        {
+            Description = "Run rc and rc+drr with RateAdaptationOptions.HeldRateRegrowth at the library's values: an opt-in that holds an aggressor near its cut, at the price of a slower recovery from a false cut (docs/decisions/0011).",
+        };
         var command = new Command(
             "check",
             "Checks the rate-control guarantee (docs/reliability.md) on generated topologies, one seed after another, and prints the pass rate and the slowest and worst seeds. Exit code 4 if any seed fails.")
         {
-            from, count, kind, failures, limit,
+            from, count, kind, failures, limit, regrowth,
         };
         command.SetAction(parse =>
         {
@@ -101,10 +106,15 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor needs an aggressor; --kind {chosen} has none.", ExitCodes.InvalidCommandLine);
             }
 
+            if (parse.GetValue(limit) is not null && parse.GetValue(regrowth))
+            {
+                return CommandErrors.Report(errors, "Invalid options.", "--held-rate-regrowth tunes rate control, and --limit-aggressor runs without it; use one or the other.", ExitCodes.InvalidCommandLine);
+            }
+
             Func<GeneratedScenario, GuaranteeReport>? limited = parse.GetValue(limit) is null ? null
                 : utilization is { } fill ? generated => RateControlGuarantee.CheckLimitedAggressor(generated, fill)
                 : RateControlGuarantee.CheckAggressorAtFairShare;
-            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited);
+            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited, parse.GetValue(regrowth));
         });
         return command;
     }
@@ -122,13 +132,20 @@ internal static class GenerateCommands
         return kind;
     }
 
-    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, Func<GeneratedScenario, GuaranteeReport>? limitedAggressor)
+    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, Func<GeneratedScenario, GuaranteeReport>? limitedAggressor, bool heldRateRegrowth)
     {
         var results = new List<(GuaranteeReport Report, TimeSpan Wall)>();
         for (var seed = from; seed < from + count; seed++)
         {
             var started = TimeProvider.System.GetTimestamp();
             var generated = ScenarioGenerator.Generate(seed, kind);
+            if (heldRateRegrowth)
+            {
+                foreach (var configuration in generated.Scenario.Configurations!.Where(c => c.RateControl))
+                {
+                    configuration.HeldRateRegrowth = new HeldRateRegrowthOptions();
+                }
+            }
             if (limitedAggressor is not null && generated.Aggressor is null)
             {
                 continue;

@@ -91,6 +91,13 @@ public sealed class ConfigurationSpec
     public double? RateTargetLoad { get; set; }
 
     /// <summary>
+    /// Gets or sets how fast σ of a workflow an instance holds back may grow again after a cut
+    /// (<c>RateAdaptationOptions.HeldRateRegrowth</c>, an opt-in that holds an aggressor near its cut): an empty object
+    /// takes the library's values; none when omitted.
+    /// </summary>
+    public Cicero.RateAdaptation.HeldRateRegrowthOptions? HeldRateRegrowth { get; set; }
+
+    /// <summary>
     /// Gets how far above a workflow's arrival rate a downstream bottleneck rate still constrains it
     /// (<c>RateAdaptationOptions.DownstreamHeadroom</c>): +∞ under <c>bottleneck-fairness-paper</c>, as Algorithm 3 is
     /// written, else the library's default.

@@ -3,6 +3,7 @@
 using System.Globalization;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Scenarios.Generation;
+using Cicero.RateAdaptation;
 using Xunit.Abstractions;
 
 namespace Cicero.Emulator.Tests.Reliability;
@@ -58,6 +59,29 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
 
         output.WriteLine($"{report.Description}\nworst margin {report.WorstMargin:F3}: {report.WorstCheck}");
         Assert.True(report.Passed, string.Join("\n", report.Violations));
+    }
+
+    // The opt-in held-rate regrowth (docs/decisions/0011, seventh amendment): on these seeds the aggressor, released as
+    // soon as the bottleneck drains, floods it again under the defaults; held near its cut, its compliant tenants keep
+    // their guarantee.
+    [Theory]
+    [InlineData(574)]
+    [InlineData(635)]
+    public void HeldRateRegrowth_ProtectsWhereTheDefaultsDoNot(int seed)
+    {
+        var defaults = RateControlGuarantee.Check(ScenarioGenerator.Generate(seed, loadKind: null));
+        var generated = ScenarioGenerator.Generate(seed, loadKind: null);
+        foreach (var configuration in generated.Scenario.Configurations!.Where(c => c.RateControl))
+        {
+            configuration.HeldRateRegrowth = new HeldRateRegrowthOptions();
+        }
+
+        var held = RateControlGuarantee.Check(generated);
+
+        output.WriteLine($"{held.Description}\ndefaults: {defaults.WorstMargin:F3} {defaults.WorstCheck}\nheld: {held.WorstMargin:F3} {held.WorstCheck}");
+        Assert.NotNull(generated.Aggressor);
+        Assert.False(defaults.Passed);
+        Assert.True(held.Passed, string.Join("\n", held.Violations));
     }
 
     // The ceiling of the aggressor half (docs/reliability.md §8): seed 38's compliant tenants keep their p99 beside an

@@ -139,6 +139,23 @@ public sealed class ScenarioLoaderTests
     }
 
     [Fact]
+    public void HeldRateRegrowth_ParsesFromJson_AndABadValueIsNamedByItsPath()
+    {
+        var configurations = """[{ "name": "rc", "heldRateRegrowth": { "additivePerSecond": 3 } }, { "name": "rc2", "heldRateRegrowth": { "busyFraction": 7 } }]""";
+
+        var error = Assert.Throws<ScenarioValidationException>(() => ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)));
+        var scenario = ScenarioLoader.Parse(TestScenarios.Json(configurations: """[{ "name": "rc", "heldRateRegrowth": { "additivePerSecond": 3 } }]"""));
+
+        Assert.Equal(
+            "configurations[1].heldRateRegrowth.busyFraction: Must be in (0, 4] (load as a fraction of capacity), was 7",
+            Assert.Single(error.Errors).ToString());
+        var regrowth = scenario.Configurations!.Single().HeldRateRegrowth!;
+        Assert.Equal(3, regrowth.AdditivePerSecond);
+        Assert.Equal(new Cicero.RateAdaptation.HeldRateRegrowthOptions().RelativePerSecond, regrowth.RelativePerSecond);
+        Assert.Equal(3, ScenarioLoader.Parse(ScenarioLoader.ToJson(scenario)).Configurations!.Single().HeldRateRegrowth!.AdditivePerSecond);
+    }
+
+    [Fact]
     public void Parse_UnknownField_NamesItsPath()
     {
         var error = Assert.Throws<ScenarioValidationException>(() => ScenarioLoader.Parse("""{ "name": "x", "services": [{ "name": "a", "instancez": 1 }] }"""));
