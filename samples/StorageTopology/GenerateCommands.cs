@@ -4,7 +4,6 @@ using System.CommandLine;
 using System.Globalization;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Scenarios.Generation;
-using Cicero.RateAdaptation;
 using Spectre.Console;
 
 namespace Cicero.StorageTopology;
@@ -67,11 +66,19 @@ internal static class GenerateCommands
         {
             Description = "Run rc and rc+drr with RateAdaptationOptions.HeldRateRegrowth at the library's values: an opt-in that holds an aggressor near its cut, at the price of a slower recovery from a false cut (docs/decisions/0011).",
         };
+        var smoothing = new Option<double?>("--demand-smoothing")
+        {
+            Description = "Run rc and rc+drr with the bottleneck-fairness policy's demand averaged over this many seconds (BottleneckFairnessOptions.DemandSmoothingTime, default 2; 0 turns the long average off): longer binds later, sparing healthy systems and protecting less.",
+        };
+        var confidence = new Option<double?>("--overload-confidence")
+        {
+            Description = "Run rc and rc+drr with BottleneckFairnessOptions.OverloadConfidence set: overload counts only where the long demand average exceeds the capacity by this many standard errors of its noise, or the backlog grows (default 0, off).",
+        };
         var command = new Command(
             "check",
             "Checks the rate-control guarantee (docs/reliability.md) on generated topologies, one seed after another, and prints the pass rate and the slowest and worst seeds. Exit code 4 if any seed fails.")
         {
-            from, count, kind, failures, limit, regrowth,
+            from, count, kind, failures, limit, regrowth, smoothing, confidence,
         };
         command.SetAction(parse =>
         {
@@ -106,15 +113,26 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor needs an aggressor; --kind {chosen} has none.", ExitCodes.InvalidCommandLine);
             }
 
-            if (parse.GetValue(limit) is not null && parse.GetValue(regrowth))
+            if (parse.GetValue(limit) is not null && (parse.GetValue(regrowth) || parse.GetValue(smoothing) is not null || parse.GetValue(confidence) is not null))
             {
-                return CommandErrors.Report(errors, "Invalid options.", "--held-rate-regrowth tunes rate control, and --limit-aggressor runs without it; use one or the other.", ExitCodes.InvalidCommandLine);
+                return CommandErrors.Report(errors, "Invalid options.", "--held-rate-regrowth, --demand-smoothing and --overload-confidence tune rate control, and --limit-aggressor runs without it; use one or the other.", ExitCodes.InvalidCommandLine);
+            }
+
+            if (parse.GetValue(smoothing) is { } seconds && !(seconds >= 0 && seconds <= 600))
+            {
+                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--demand-smoothing must be in [0, 600] seconds, got {seconds}."), ExitCodes.InvalidCommandLine);
             }
 
             Func<GeneratedScenario, GuaranteeReport>? limited = parse.GetValue(limit) is null ? null
                 : utilization is { } fill ? generated => RateControlGuarantee.CheckLimitedAggressor(generated, fill)
                 : RateControlGuarantee.CheckAggressorAtFairShare;
-            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited, parse.GetValue(regrowth));
+            if (parse.GetValue(confidence) is { } z && !(z >= 0 && z <= 10))
+            {
+                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--overload-confidence must be in [0, 10] standard errors, got {z}."), ExitCodes.InvalidCommandLine);
+            }
+
+            var tuning = new RateControlTuning(parse.GetValue(regrowth), parse.GetValue(smoothing), parse.GetValue(confidence));
+            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited, tuning);
         });
         return command;
     }
@@ -132,20 +150,14 @@ internal static class GenerateCommands
         return kind;
     }
 
-    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, Func<GeneratedScenario, GuaranteeReport>? limitedAggressor, bool heldRateRegrowth)
+    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, Func<GeneratedScenario, GuaranteeReport>? limitedAggressor, RateControlTuning tuning)
     {
         var results = new List<(GuaranteeReport Report, TimeSpan Wall)>();
         for (var seed = from; seed < from + count; seed++)
         {
             var started = TimeProvider.System.GetTimestamp();
             var generated = ScenarioGenerator.Generate(seed, kind);
-            if (heldRateRegrowth)
-            {
-                foreach (var configuration in generated.Scenario.Configurations!.Where(c => c.RateControl))
-                {
-                    configuration.HeldRateRegrowth = new HeldRateRegrowthOptions();
-                }
-            }
+            tuning.Apply(generated.Scenario);
             if (limitedAggressor is not null && generated.Aggressor is null)
             {
                 continue;

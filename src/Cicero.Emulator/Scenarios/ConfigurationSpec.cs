@@ -91,6 +91,21 @@ public sealed class ConfigurationSpec
     public double? RateTargetLoad { get; set; }
 
     /// <summary>
+    /// Gets or sets, in milliseconds, the time over which the <c>bottleneck-fairness</c> policy averages a resource's
+    /// offered demand before it compares it with the capacity (<c>BottleneckFairnessOptions.DemandSmoothingTime</c>; 0
+    /// turns the long average off); <see langword="null"/> keeps the preset's: 2 s under <c>bottleneck-fairness</c>, off
+    /// under <c>bottleneck-fairness-paper</c>.
+    /// </summary>
+    public double? RateDemandSmoothingMs { get; set; }
+
+    /// <summary>
+    /// Gets or sets how many standard errors of its noise the <c>bottleneck-fairness</c> policy's long demand average
+    /// must exceed the capacity by to count as overload, unless the backlog grows
+    /// (<c>BottleneckFairnessOptions.OverloadConfidence</c>, in [0, 10]); <see langword="null"/> keeps the preset's (0, off).
+    /// </summary>
+    public double? RateOverloadConfidence { get; set; }
+
+    /// <summary>
     /// Gets or sets how fast σ of a workflow an instance holds back may grow again after a cut
     /// (<c>RateAdaptationOptions.HeldRateRegrowth</c>, an opt-in that holds an aggressor near its cut): an empty object
     /// takes the library's values; none when omitted.
@@ -114,7 +129,7 @@ public sealed class ConfigurationSpec
     /// </summary>
     internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog)
     {
-        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null)
+        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null)
         {
             return catalog;
         }
@@ -124,6 +139,8 @@ public sealed class ConfigurationSpec
         options.MaxDecrease = RateDecreaseLimit ?? options.MaxDecrease;
         options.RampHeadroom = RateRampHeadroom ?? options.RampHeadroom;
         options.TargetLoad = RateTargetLoad ?? options.TargetLoad;
+        options.DemandSmoothingTime = RateDemandSmoothingMs is { } smoothing ? TimeSpan.FromMilliseconds(smoothing) : options.DemandSmoothingTime;
+        options.OverloadConfidence = RateOverloadConfidence ?? options.OverloadConfidence;
         var name = asWritten ? Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten : Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairness;
         return Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
             .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(name, options))

@@ -230,6 +230,16 @@ internal sealed partial class ScenarioValidator
             Error(path + ".rateTargetLoad", $"must be in [1, 4] (a multiple of the capacity), was {F(target)}");
         }
 
+        if (configuration.RateDemandSmoothingMs is { } smoothing && !(smoothing >= 0 && smoothing <= 600_000))
+        {
+            Error(path + ".rateDemandSmoothingMs", $"must be in [0, 600000] (0 turns the long average off), was {F(smoothing)}");
+        }
+
+        if (configuration.RateOverloadConfidence is { } confidence && !(confidence >= 0 && confidence <= 10))
+        {
+            Error(path + ".rateOverloadConfidence", $"must be in [0, 10] (standard errors), was {F(confidence)}");
+        }
+
         if (configuration.HeldRateRegrowth is { } regrowth)
         {
             ValidateRegrowth(path + ".heldRateRegrowth", regrowth);

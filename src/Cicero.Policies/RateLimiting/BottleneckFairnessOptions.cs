@@ -95,6 +95,19 @@ public sealed class BottleneckFairnessOptions
     public TimeSpan DemandSmoothingTime { get; set; } = TimeSpan.FromSeconds(2);
 
     /// <summary>
+    /// Gets or sets how many standard errors of its own noise the long demand average (<see cref="DemandSmoothingTime"/>)
+    /// must exceed the target by before a resource counts as overloaded, unless its backlog is growing. Where a handful
+    /// of sub-tasks a second arrive in clumps (fan-out onto a one-permit tier), the average is mostly noise and crosses
+    /// the capacity now and then on a system that serves everything; the standard error (from the per-interval variance
+    /// of the demand) says by how much. Sequential fan-out keeps a leaf's offered demand near its completions however
+    /// long its queue grows, so a backlog whose long average grew, over one smoothing time, by more than this many
+    /// standard deviations of its per-interval change plus half the capacity is overload whatever the demand reads.
+    /// 0 turns the test off: any excess of the average counts.
+    /// </summary>
+    /// <value>0 (off; docs/decisions/0011, seventh amendment, measures 3). Values must be in [0, 10]; it needs <see cref="DemandSmoothingTime"/>.</value>
+    public double OverloadConfidence { get; set; }
+
+    /// <summary>
     /// Gets or sets the time over which a bottleneck's backlog is to be drained. Once a resource is a bottleneck it stays
     /// one until its wait queue empties, and the capacity shared among the workflows is the target load less what
     /// drains the backlog in this time (waiting sub-tasks × mean service time ÷ this time), but never less than
@@ -153,6 +166,7 @@ public sealed class BottleneckFairnessOptions
         CongestionServiceTimes = 0,
         QueueDrainTime = TimeSpan.Zero,
         DemandSmoothingTime = TimeSpan.Zero,
+        OverloadConfidence = 0,
         BottleneckUtilization = 1,
         RampFactor = 0,
         UnlimitedUntilOverload = false,
@@ -220,6 +234,11 @@ public sealed class BottleneckFairnessOptions
         if (DemandSmoothingTime < TimeSpan.Zero)
         {
             throw new ArgumentOutOfRangeException(nameof(DemandSmoothingTime), DemandSmoothingTime, "The demand smoothing time must be zero (off) or positive.");
+        }
+
+        if (!(OverloadConfidence >= 0 && OverloadConfidence <= 10))
+        {
+            throw new ArgumentOutOfRangeException(nameof(OverloadConfidence), OverloadConfidence, "The overload confidence must be a number of standard errors in [0, 10].");
         }
 
         if (!(RampFactor >= 0 && RampFactor <= 1))

@@ -29,7 +29,11 @@ public sealed partial class BottleneckFairnessPolicy
             Array.Fill(_totalDemand, double.NaN);
             Array.Fill(_slowTotalDemand, double.NaN);
             Array.Fill(_demand, double.NaN);
+            _noise = _confidence > 0 ? new DemandNoise[resources.Length] : [];
+            Array.Fill(_noise, DemandNoise.Empty);
         }
+
+        var intervalsPerMark = _smoothingSeconds > 0 ? Math.Max(1, (int)Math.Round(_smoothingSeconds / inputs.IntervalSeconds)) : 1;
 
         for (var k = 0; k < resources.Length; k++)
         {
@@ -46,7 +50,13 @@ public sealed partial class BottleneckFairnessPolicy
             if (_smoothingSeconds > 0)
             {
                 // Read by the congestion test only when it is on.
-                _slowTotalDemand[k] = Average(_slowTotalDemand[k], resources[k].TotalDemand, Math.Min(weight, Math.Min(1, inputs.IntervalSeconds / _smoothingSeconds)));
+                var slowWeight = Math.Min(weight, Math.Min(1, inputs.IntervalSeconds / _smoothingSeconds));
+                var before = _slowTotalDemand[k];
+                _slowTotalDemand[k] = Average(before, resources[k].TotalDemand, slowWeight);
+                if (_confidence > 0)
+                {
+                    _noise[k].Record(resources[k].TotalDemand, before, resources[k].TotalLoad, slowWeight, intervalsPerMark);
+                }
             }
             for (var j = 0; j < workflows; j++)
             {

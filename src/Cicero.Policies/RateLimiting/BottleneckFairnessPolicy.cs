@@ -51,6 +51,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _drainSeconds;
     private readonly double _utilization;
     private readonly double _smoothingSeconds;
+    private readonly double _confidence;
     private double[] _loads = [];
     private bool[] _congested = [];
     private double[] _totalDemand = [];
@@ -80,6 +81,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         _drainSeconds = options.QueueDrainTime.TotalSeconds;
         _utilization = options.BottleneckUtilization;
         _smoothingSeconds = options.DemandSmoothingTime.TotalSeconds;
+        _confidence = options.OverloadConfidence;
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -143,6 +145,11 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
                 // Short of a flood, overload is judged on the long average: a flood shows at once, and waiting for the
                 // average to catch up with it would admit more of it.
                 load = _slowTotalDemand[k];
+                if (_confidence > 0 && !BacklogGrowing(k, resource.Capacity))
+                {
+                    // Within its noise of the target, an average above it is no evidence of overload.
+                    load = Math.Max(Math.Min(load, target), load - (_confidence * _noise[k].StandardError));
+                }
             }
 
             var fraction = (target - load) / target;

@@ -131,11 +131,15 @@ public sealed class ScenarioLoaderTests
         var scenario = ScenarioLoader.Parse(TestScenarios.Json());
         scenario.Configurations![0].RateRampHeadroom = 0.5;
         scenario.Configurations[0].RateTargetLoad = 8;
+        scenario.Configurations[0].RateDemandSmoothingMs = -1;
+        scenario.Configurations[0].RateOverloadConfidence = 11;
 
         var problems = ScenarioLoader.Validate(scenario).Select(e => e.ToString()).ToList();
 
         Assert.Contains("configurations[0].rateRampHeadroom: must be >= 1 (a multiple of the arrival rate), was 0.5", problems);
         Assert.Contains("configurations[0].rateTargetLoad: must be in [1, 4] (a multiple of the capacity), was 8", problems);
+        Assert.Contains("configurations[0].rateDemandSmoothingMs: must be in [0, 600000] (0 turns the long average off), was -1", problems);
+        Assert.Contains("configurations[0].rateOverloadConfidence: must be in [0, 10] (standard errors), was 11", problems);
     }
 
     [Fact]

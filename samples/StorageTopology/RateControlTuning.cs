@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Emulator.Scenarios;
+using Cicero.RateAdaptation;
+
+namespace Cicero.StorageTopology;
+
+/// <summary>What <c>check</c>'s tuning options change in every rate-controlled configuration of a generated scenario.</summary>
+/// <param name="HeldRateRegrowth">Turn on <c>RateAdaptationOptions.HeldRateRegrowth</c> at the library's values.</param>
+/// <param name="DemandSmoothingSeconds">The policy's demand smoothing time; the preset's when <see langword="null"/>.</param>
+/// <param name="OverloadConfidence">The policy's overload confidence; the preset's when <see langword="null"/>.</param>
+internal sealed record RateControlTuning(bool HeldRateRegrowth, double? DemandSmoothingSeconds, double? OverloadConfidence)
+{
+    public void Apply(ScenarioSpec scenario)
+    {
+        foreach (var configuration in scenario.Configurations!.Where(c => c.RateControl))
+        {
+            if (HeldRateRegrowth)
+            {
+                configuration.HeldRateRegrowth = new HeldRateRegrowthOptions();
+            }
+
+            configuration.RateOverloadConfidence = OverloadConfidence ?? configuration.RateOverloadConfidence;
+            if (DemandSmoothingSeconds is { } seconds)
+            {
+                configuration.RateDemandSmoothingMs = seconds * 1000;
+            }
+        }
+    }
+}
