@@ -62,9 +62,9 @@ internal static class GenerateCommands
         {
             Description = "Instead of rate control, limit the aggressor perfectly, and check its compliant tenants under baseline and drr: a utilization in (0, 1] (it offers the rate that brings the bottleneck there: the ceiling any rate control filling the bottleneck that far meets), or 'fair' (it offers its fair share, an even split of the bottleneck over all tenants). Seeds without an aggressor are skipped.",
         };
-        var regrowth = new Option<bool>("--held-rate-regrowth")
+        var regrowth = new Option<bool?>("--held-rate-regrowth")
         {
-            Description = "Run rc and rc+drr with RateAdaptationOptions.HeldRateRegrowth at the library's values: an opt-in that holds an aggressor near its cut, at the price of a slower recovery from a false cut (docs/decisions/0011).",
+            Description = "Run rc and rc+drr with the bottleneck-fairness policy's held-rate regrowth limit on (true, the default) or off (false): held back after a cut, a workflow's rate grows again by 2% a second plus 1/s while the cut is still warranted (BottleneckFairnessOptions.HeldRateRegrowth).",
         };
         var smoothing = new Option<double?>("--demand-smoothing")
         {
@@ -72,7 +72,7 @@ internal static class GenerateCommands
         };
         var confidence = new Option<double?>("--overload-confidence")
         {
-            Description = "Run rc and rc+drr with BottleneckFairnessOptions.OverloadConfidence set: overload counts only where the long demand average exceeds the capacity by this many standard errors of its noise, or the backlog grows (default 0, off).",
+            Description = "Run rc and rc+drr with BottleneckFairnessOptions.OverloadConfidence set: overload counts only where the long demand average exceeds the capacity by this many standard errors of its noise, or the backlog grows (default 3; 0 counts any excess of the average).",
         };
         var command = new Command(
             "check",
@@ -113,7 +113,7 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor needs an aggressor; --kind {chosen} has none.", ExitCodes.InvalidCommandLine);
             }
 
-            if (parse.GetValue(limit) is not null && (parse.GetValue(regrowth) || parse.GetValue(smoothing) is not null || parse.GetValue(confidence) is not null))
+            if (parse.GetValue(limit) is not null && (parse.GetValue(regrowth) is not null || parse.GetValue(smoothing) is not null || parse.GetValue(confidence) is not null))
             {
                 return CommandErrors.Report(errors, "Invalid options.", "--held-rate-regrowth, --demand-smoothing and --overload-confidence tune rate control, and --limit-aggressor runs without it; use one or the other.", ExitCodes.InvalidCommandLine);
             }

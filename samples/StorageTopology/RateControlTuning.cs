@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Emulator.Scenarios;
-using Cicero.RateAdaptation;
 
 namespace Cicero.StorageTopology;
 
 /// <summary>What <c>check</c>'s tuning options change in every rate-controlled configuration of a generated scenario.</summary>
-/// <param name="HeldRateRegrowth">Turn on <c>RateAdaptationOptions.HeldRateRegrowth</c> at the library's values.</param>
+/// <param name="HeldRateRegrowth">Turn the policy's held-rate regrowth limit on or off; the preset's when <see langword="null"/>.</param>
 /// <param name="DemandSmoothingSeconds">The policy's demand smoothing time; the preset's when <see langword="null"/>.</param>
 /// <param name="OverloadConfidence">The policy's overload confidence; the preset's when <see langword="null"/>.</param>
-internal sealed record RateControlTuning(bool HeldRateRegrowth, double? DemandSmoothingSeconds, double? OverloadConfidence)
+internal sealed record RateControlTuning(bool? HeldRateRegrowth, double? DemandSmoothingSeconds, double? OverloadConfidence)
 {
     public void Apply(ScenarioSpec scenario)
     {
         foreach (var configuration in scenario.Configurations!.Where(c => c.RateControl))
         {
-            if (HeldRateRegrowth)
-            {
-                configuration.HeldRateRegrowth = new HeldRateRegrowthOptions();
-            }
-
+            configuration.RateHeldRegrowth = HeldRateRegrowth ?? configuration.RateHeldRegrowth;
             configuration.RateOverloadConfidence = OverloadConfidence ?? configuration.RateOverloadConfidence;
             if (DemandSmoothingSeconds is { } seconds)
             {

@@ -47,8 +47,6 @@ public sealed partial class RateAdaptationController : IDisposable
     private readonly double[] _announced;
     private readonly double[] _downstream;
     private readonly bool[] _stepped;
-    private readonly HeldRateRegrowthOptions? _regrowth;
-    private readonly bool[] _cutByDownstream;
     private readonly long _holdTicks;
     private readonly long _freshTicks;
     private double[] _localRates = [];
@@ -91,8 +89,6 @@ public sealed partial class RateAdaptationController : IDisposable
         _announced = new double[slots];
         _downstream = new double[slots];
         _stepped = new bool[slots];
-        _regrowth = options.HeldRateRegrowth;
-        _cutByDownstream = _regrowth is null ? [] : new bool[slots];
         Array.Fill(_announced, options.InitialRate);
         Array.Fill(_downstream, double.PositiveInfinity);
         _holdTicks = ToTimestamp(options.HoldTime);
@@ -170,15 +166,9 @@ public sealed partial class RateAdaptationController : IDisposable
                 }
             }
 
-            var busy = _regrowth is not null && AnyResourceBusy(_regrowth.BusyFraction);
             for (var i = 0; i < count; i++)
             {
                 var announced = Math.Min(local[i], _downstream[i]);
-                if (_regrowth is not null)
-                {
-                    announced = LimitRegrowth(i, announced, local[i], busy, seconds);
-                }
-
                 changed |= !_stepped[i] || !announced.Equals(_announced[i]);
                 _announced[i] = announced;
                 _stepped[i] = true;
@@ -199,43 +189,6 @@ public sealed partial class RateAdaptationController : IDisposable
                 }
             }
         }
-    }
-
-    /// <summary>
-    /// <see cref="RateAdaptationOptions.HeldRateRegrowth"/>: a workflow still offering more than its last σ grows by at
-    /// most the regrowth limit, while its last cut is still warranted (it came from downstream, or a local resource is
-    /// busy). Remembers, at each cut of more than a tenth, whether σ′ made it.
-    /// </summary>
-    private double LimitRegrowth(int slot, double announced, double local, bool busy, double seconds)
-    {
-        var previous = _announced[slot];
-        if (announced < 0.9 * previous)
-        {
-            _cutByDownstream[slot] = _downstream[slot] <= local;
-        }
-
-        if (!(announced > previous && double.IsFinite(previous))
-            || !(_cutByDownstream[slot] || busy)
-            || _model.Find(slot) is not { } workflow
-            || !(workflow.ArrivalRate > previous))
-        {
-            return announced;
-        }
-
-        return Math.Min(announced, _regrowth!.Limit(previous, seconds));
-    }
-
-    private bool AnyResourceBusy(double fraction)
-    {
-        foreach (var resource in _inputs.Resources)
-        {
-            if (resource.Capacity > 0 && resource.TotalLoad >= fraction * resource.Capacity)
-            {
-                return true;
-            }
-        }
-
-        return false;
     }
 
     /// <summary>Gets the rate σ announced for a workflow.</summary>

@@ -41,15 +41,6 @@ public sealed class RateAdaptationOptions
     /// <value>4 (Algorithm 3 as written: +∞, every σ′ is kept). Values must be at least 1.</value>
     public double DownstreamHeadroom { get; set; } = 4;
 
-    /// <summary>
-    /// Gets or sets how fast σ of a workflow this process holds back may grow again after a cut, where the cut is still
-    /// warranted (the last one came from downstream, or a local resource is still busy). An opt-in that holds an
-    /// aggressor near its cut instead of releasing it into the overload again, at the price of a slower recovery from
-    /// a false cut (docs/decisions/0011, seventh amendment).
-    /// </summary>
-    /// <value><see langword="null"/>: σ grows as the policy and σ′ allow.</value>
-    public HeldRateRegrowthOptions? HeldRateRegrowth { get; set; }
-
     internal void Validate()
     {
         if (!(DownstreamHeadroom >= 1))
@@ -82,7 +73,5 @@ public sealed class RateAdaptationOptions
         {
             throw new ArgumentOutOfRangeException(nameof(InitialRate), InitialRate, "Must be non-negative (or +∞).");
         }
-
-        HeldRateRegrowth?.Validate(nameof(HeldRateRegrowth) + ":");
     }
 }

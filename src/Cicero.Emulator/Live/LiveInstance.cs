@@ -100,7 +100,6 @@ internal sealed partial class LiveInstance : IAsyncDisposable
             o.DropPolicy = _configuration.DropPolicy;
             o.Core.RateAdaptation.Quantile = _configuration.Quantile;
             o.Core.RateAdaptation.DownstreamHeadroom = _configuration.DownstreamHeadroom;
-            o.Core.RateAdaptation.HeldRateRegrowth = _configuration.HeldRateRegrowth;
             o.Core.RateAdaptation.Interval = TimeSpan.FromMilliseconds(_configuration.ControlIntervalMs);
             o.Core.RateAdaptation.QueryTimeout = TimeSpan.FromMilliseconds(_configuration.ControlIntervalMs * 0.8);
             o.Core.Admission.QueueLimit = _configuration.AdmissionQueueLimit;

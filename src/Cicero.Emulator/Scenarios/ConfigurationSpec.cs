@@ -106,11 +106,12 @@ public sealed class ConfigurationSpec
     public double? RateOverloadConfidence { get; set; }
 
     /// <summary>
-    /// Gets or sets how fast σ of a workflow an instance holds back may grow again after a cut
-    /// (<c>RateAdaptationOptions.HeldRateRegrowth</c>, an opt-in that holds an aggressor near its cut): an empty object
-    /// takes the library's values; none when omitted.
+    /// Gets or sets whether the <c>bottleneck-fairness</c> policy limits how fast a held-back workflow's σ grows again
+    /// after a cut (<c>BottleneckFairnessOptions.HeldRateRegrowth</c>, at the library's values when on);
+    /// <see langword="null"/> keeps the preset's: on under <c>bottleneck-fairness</c>, off under
+    /// <c>bottleneck-fairness-paper</c>.
     /// </summary>
-    public Cicero.RateAdaptation.HeldRateRegrowthOptions? HeldRateRegrowth { get; set; }
+    public bool? RateHeldRegrowth { get; set; }
 
     /// <summary>
     /// Gets how far above a workflow's arrival rate a downstream bottleneck rate still constrains it
@@ -129,7 +130,7 @@ public sealed class ConfigurationSpec
     /// </summary>
     internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog)
     {
-        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null)
+        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null)
         {
             return catalog;
         }
@@ -141,6 +142,12 @@ public sealed class ConfigurationSpec
         options.TargetLoad = RateTargetLoad ?? options.TargetLoad;
         options.DemandSmoothingTime = RateDemandSmoothingMs is { } smoothing ? TimeSpan.FromMilliseconds(smoothing) : options.DemandSmoothingTime;
         options.OverloadConfidence = RateOverloadConfidence ?? options.OverloadConfidence;
+        options.HeldRateRegrowth = RateHeldRegrowth switch
+        {
+            true => options.HeldRateRegrowth ?? new Cicero.Policies.RateLimiting.HeldRateRegrowthOptions(),
+            false => null,
+            null => options.HeldRateRegrowth,
+        };
         var name = asWritten ? Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten : Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairness;
         return Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
             .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(name, options))

@@ -179,24 +179,6 @@ internal sealed partial class ScenarioValidator
         return _errors;
     }
 
-    /// <summary>Runs the library's own check of the regrowth options, naming the bad field by its scenario path.</summary>
-    private void ValidateRegrowth(string path, Cicero.RateAdaptation.HeldRateRegrowthOptions regrowth)
-    {
-        try
-        {
-            Cicero.Runtime.CiceroOptionsValidation.Validate(new Cicero.RateAdaptation.RateAdaptationOptions { HeldRateRegrowth = regrowth });
-        }
-        catch (ArgumentException ex)
-        {
-            var field = ex.ParamName?[(ex.ParamName.LastIndexOf(':') + 1)..] ?? string.Empty;
-            var message = ex.Message;
-            var parameter = message.IndexOf(" (Parameter '", StringComparison.Ordinal);
-            message = parameter >= 0 ? message[..parameter] : message;
-            var was = ex is ArgumentOutOfRangeException { ActualValue: double actual } ? $", was {F(actual)}" : string.Empty;
-            Error(field.Length == 0 ? path : path + "." + char.ToLowerInvariant(field[0]) + field[1..], message.TrimEnd('.') + was);
-        }
-    }
-
     private void ValidateConfiguration(string path, ConfigurationSpec configuration)
     {
         Name(path + ".name", configuration.Name);
@@ -238,11 +220,6 @@ internal sealed partial class ScenarioValidator
         if (configuration.RateOverloadConfidence is { } confidence && !(confidence >= 0 && confidence <= 10))
         {
             Error(path + ".rateOverloadConfidence", $"must be in [0, 10] (standard errors), was {F(confidence)}");
-        }
-
-        if (configuration.HeldRateRegrowth is { } regrowth)
-        {
-            ValidateRegrowth(path + ".heldRateRegrowth", regrowth);
         }
 
         if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))

@@ -104,8 +104,20 @@ public sealed class BottleneckFairnessOptions
     /// standard deviations of its per-interval change plus half the capacity is overload whatever the demand reads.
     /// 0 turns the test off: any excess of the average counts.
     /// </summary>
-    /// <value>0 (off; docs/decisions/0011, seventh amendment, measures 3). Values must be in [0, 10]; it needs <see cref="DemandSmoothingTime"/>.</value>
+    /// <value>0 (off): an opt-in that spares more healthy systems and protects fewer beside an aggressor, and that broke the
+    /// 10x-flood test (docs/decisions/0011, seventh amendment). Values must be in [0, 10]; it acts only with
+    /// <see cref="DemandSmoothingTime"/> on.</value>
     public double OverloadConfidence { get; set; }
+
+    /// <summary>
+    /// Gets or sets how fast σ of a workflow held back after a cut may grow again while the cut is still warranted (it
+    /// came from downstream, or a resource here is still busy), instead of ramping back into the overload before the
+    /// cut's effect has come round the loop. An opt-in: it protects compliant tenants beside an aggressor more often,
+    /// but it holds a deep transient cut for long, and under a flood it left most of the capacity idle (docs/decisions/0011,
+    /// seventh amendment). <see langword="null"/> lets σ grow at the ramp's pace.
+    /// </summary>
+    /// <value><see langword="null"/> (off).</value>
+    public HeldRateRegrowthOptions? HeldRateRegrowth { get; set; }
 
     /// <summary>
     /// Gets or sets the time over which a bottleneck's backlog is to be drained. Once a resource is a bottleneck it stays
@@ -172,7 +184,12 @@ public sealed class BottleneckFairnessOptions
         UnlimitedUntilOverload = false,
     };
 
-    internal BottleneckFairnessOptions Clone() => (BottleneckFairnessOptions)MemberwiseClone();
+    internal BottleneckFairnessOptions Clone()
+    {
+        var clone = (BottleneckFairnessOptions)MemberwiseClone();
+        clone.HeldRateRegrowth = HeldRateRegrowth?.Clone();
+        return clone;
+    }
 
     internal void Validate()
     {
@@ -241,6 +258,7 @@ public sealed class BottleneckFairnessOptions
             throw new ArgumentOutOfRangeException(nameof(OverloadConfidence), OverloadConfidence, "The overload confidence must be a number of standard errors in [0, 10].");
         }
 
+        HeldRateRegrowth?.Validate();
         if (!(RampFactor >= 0 && RampFactor <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(RampFactor), RampFactor, "The ramp factor must be a fraction in [0, 1].");

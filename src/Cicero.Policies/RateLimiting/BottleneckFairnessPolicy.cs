@@ -52,6 +52,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _utilization;
     private readonly double _smoothingSeconds;
     private readonly double _confidence;
+    private readonly HeldRateRegrowthOptions? _regrowth;
     private double[] _loads = [];
     private bool[] _congested = [];
     private double[] _totalDemand = [];
@@ -82,6 +83,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         _utilization = options.BottleneckUtilization;
         _smoothingSeconds = options.DemandSmoothingTime.TotalSeconds;
         _confidence = options.OverloadConfidence;
+        _regrowth = options.HeldRateRegrowth?.Clone();
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -189,6 +191,11 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         else
         {
             ShareBottleneck(inputs, localRates, bottleneck, bottleneckCapacity, bottleneckDrain, flood: _congestionServiceTimes > 0 && overload < -1);
+        }
+
+        if (_regrowth is not null)
+        {
+            LimitRegrowth(inputs, localRates, _regrowth);
         }
     }
 

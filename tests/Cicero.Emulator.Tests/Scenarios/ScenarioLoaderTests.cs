@@ -143,20 +143,15 @@ public sealed class ScenarioLoaderTests
     }
 
     [Fact]
-    public void HeldRateRegrowth_ParsesFromJson_AndABadValueIsNamedByItsPath()
+    public void RateControlTuning_RoundTripsThroughJson()
     {
-        var configurations = """[{ "name": "rc", "heldRateRegrowth": { "additivePerSecond": 3 } }, { "name": "rc2", "heldRateRegrowth": { "busyFraction": 7 } }]""";
+        var configurations = """[{ "name": "rc", "rateHeldRegrowth": false, "rateOverloadConfidence": 2, "rateDemandSmoothingMs": 4000 }]""";
 
-        var error = Assert.Throws<ScenarioValidationException>(() => ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)));
-        var scenario = ScenarioLoader.Parse(TestScenarios.Json(configurations: """[{ "name": "rc", "heldRateRegrowth": { "additivePerSecond": 3 } }]"""));
+        var parsed = ScenarioLoader.Parse(ScenarioLoader.ToJson(ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)))).Configurations!.Single();
 
-        Assert.Equal(
-            "configurations[1].heldRateRegrowth.busyFraction: Must be in (0, 4] (load as a fraction of capacity), was 7",
-            Assert.Single(error.Errors).ToString());
-        var regrowth = scenario.Configurations!.Single().HeldRateRegrowth!;
-        Assert.Equal(3, regrowth.AdditivePerSecond);
-        Assert.Equal(new Cicero.RateAdaptation.HeldRateRegrowthOptions().RelativePerSecond, regrowth.RelativePerSecond);
-        Assert.Equal(3, ScenarioLoader.Parse(ScenarioLoader.ToJson(scenario)).Configurations!.Single().HeldRateRegrowth!.AdditivePerSecond);
+        Assert.False(parsed.RateHeldRegrowth);
+        Assert.Equal(2, parsed.RateOverloadConfidence);
+        Assert.Equal(4000, parsed.RateDemandSmoothingMs);
     }
 
     [Fact]

@@ -28,7 +28,6 @@ public sealed class ConfigurationBindingTests
             ["Services:Cicero:Core:RateAdaptation:Interval"] = "00:00:00.250",
             ["Services:Cicero:Core:RateAdaptation:QueryTimeout"] = "00:00:00.200",
             ["Services:Cicero:Core:RateAdaptation:HoldTime"] = "00:00:03",
-            ["Services:Cicero:Core:RateAdaptation:HeldRateRegrowth:AdditivePerSecond"] = "5",
             ["Services:Cicero:Resources:0:Name"] = "disk",
             ["Services:Cicero:Resources:0:Capacity"] = "3",
             ["Services:Cicero:Resources:0:Scheduler"] = "edf",
@@ -56,24 +55,6 @@ public sealed class ConfigurationBindingTests
         var runtime = host.Services.GetRequiredService<CiceroRuntime>();
         Assert.Equal(3, runtime.GetResource("disk").Capacity);
         Assert.Equal(64, runtime.Registry.MaxWorkflows);
-        var regrowth = runtime.RateAdaptation.Options.HeldRateRegrowth;
-        Assert.NotNull(regrowth);
-        Assert.Equal(5, regrowth.AdditivePerSecond);
-        Assert.Equal(new Cicero.RateAdaptation.HeldRateRegrowthOptions().RelativePerSecond, regrowth.RelativePerSecond);
-    }
-
-    [Fact]
-    public async Task RegrowthSection_WithABadValue_NamesItsPath()
-    {
-        var section = Configuration(new()
-        {
-            ["Cicero:ServiceName"] = "frontend",
-            ["Cicero:Core:RateAdaptation:HeldRateRegrowth:BusyFraction"] = "0",
-        }).GetSection("Cicero");
-
-        var ex = await Assert.ThrowsAsync<OptionsValidationException>(() => TestHost.StartAsync(s => s.AddCicero(section), _ => { }));
-
-        Assert.Contains("Cicero:Core:RateAdaptation:HeldRateRegrowth:BusyFraction: Must be in (0, 4] (load as a fraction of capacity).; was 0", ex.Message, StringComparison.Ordinal);
     }
 
     [Fact]

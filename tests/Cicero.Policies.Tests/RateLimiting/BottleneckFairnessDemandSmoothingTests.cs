@@ -34,12 +34,17 @@ public class BottleneckFairnessDemandSmoothingTests
     [Fact]
     public void SustainedOverload_IsCutOnceTheAverageCrossesTheCapacity()
     {
-        // 1.5x the capacity for good: the 2 s average (weight 0.05 per interval) passes 2 permits after 7 intervals.
+        // 1.5x the capacity for good: a 2 s average (weight 0.05 per interval) passes 2 permits after 7 intervals.
+        // With the overload confidence on, the jump itself is noise to the average's standard error for a few intervals more.
         var stepper = new Stepper(this, new BottleneckFairnessOptions());
+        var confident = new Stepper(this, new BottleneckFairnessOptions { OverloadConfidence = 3 });
         stepper.Run(intervals: 30, demand: 1.6, standing: false);
+        confident.Run(intervals: 30, demand: 1.6, standing: false);
         var first = stepper.Run(intervals: 40, demand: 3, standing: true);
+        var confidentFirst = confident.Run(intervals: 40, demand: 3, standing: true);
 
         Assert.InRange(first, 7, 12);
+        Assert.InRange(confidentFirst, first + 1, first + 10);
 
         // Each workflow's fair share is 1 of the 1.5 permits it offers, less its half of the backlog's drain (1 waiting
         // sub-task of 10 ms in the 1 s drain time: 0.01 permits): its level is 100/s × 0.995 ÷ 1.5.

@@ -22,7 +22,7 @@ public class BottleneckFairnessOverloadConfidenceTests
     {
         // Clumped arrivals: each interval's demand uniform in [0, 3.8] permits, 1.9 on average. The 2 s average's
         // standard error is about 0.18 permits, so it crosses the 2 permits now and then.
-        var plain = Run(new BottleneckFairnessOptions(), Noisy(mean: 1.9, seed: 7));
+        var plain = Run(new BottleneckFairnessOptions { OverloadConfidence = 0 }, Noisy(mean: 1.9, seed: 7));
         var confident = Run(new BottleneckFairnessOptions { OverloadConfidence = 3 }, Noisy(mean: 1.9, seed: 7));
 
         Assert.True(plain.Cuts > 0, "the plain average crosses the capacity on noise alone");
@@ -32,7 +32,7 @@ public class BottleneckFairnessOverloadConfidenceTests
     [Fact]
     public void SustainedOverload_WithoutNoise_IsCutAsWithoutTheTest()
     {
-        var plain = Run(new BottleneckFairnessOptions(), Constant(3));
+        var plain = Run(new BottleneckFairnessOptions { OverloadConfidence = 0 }, Constant(3));
         var confident = Run(new BottleneckFairnessOptions { OverloadConfidence = 3 }, Constant(3));
 
         // Cut once the queue has stood for the congestion window (3 intervals); no noise, so no standard error to wait out.
@@ -48,6 +48,8 @@ public class BottleneckFairnessOverloadConfidenceTests
         var flat = Run(new BottleneckFairnessOptions { OverloadConfidence = 3 }, Noisy(mean: 2, seed: 11));
         var growing = Run(new BottleneckFairnessOptions { OverloadConfidence = 3 }, Noisy(mean: 2, seed: 11), i => 2 + (0.05 * i));
 
+        // The growth shows once the load's average stands a smoothing time (2 s, 20 intervals) past a mark, itself taken
+        // every smoothing time: within four of them.
         Assert.Equal(0, flat.Cuts);
         Assert.InRange(growing.FirstCut, 1, 80);
     }

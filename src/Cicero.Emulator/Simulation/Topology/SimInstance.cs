@@ -47,7 +47,6 @@ internal sealed class SimInstance
         builder.Options.RateAdaptation.Interval = interval;
         builder.Options.RateAdaptation.HoldTime = interval * 10 > TimeSpan.FromSeconds(1) ? interval * 10 : TimeSpan.FromSeconds(1);
         builder.Options.RateAdaptation.DownstreamHeadroom = configuration.DownstreamHeadroom;
-        builder.Options.RateAdaptation.HeldRateRegrowth = configuration.HeldRateRegrowth;
         if (IsCake(configuration))
         {
             // Cake's controller gives batch workflows the share its SLO workflows leave; registering every workflow now

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
-namespace Cicero.RateAdaptation;
+namespace Cicero.Policies.RateLimiting;
 
 /// <summary>
-/// How fast a <see cref="RateAdaptationController"/> lets the rate σ of a workflow it holds back grow again after a cut
-/// (<see cref="RateAdaptationOptions.HeldRateRegrowth"/>; off by default).
+/// How fast the <see cref="BottleneckFairnessPolicy"/> lets the rate σ of a workflow it holds back grow again after a
+/// cut (<see cref="BottleneckFairnessOptions.HeldRateRegrowth"/>).
 /// </summary>
 /// <remarks>
 /// <para>
@@ -16,13 +16,8 @@ namespace Cicero.RateAdaptation;
 /// </para>
 /// <para>
 /// The limit applies only where the cut is still warranted: where the last cut came from downstream (σ′), or while a
-/// local resource still holds at least <see cref="BusyFraction"/> of its permits. A cut on a resource that has since
-/// gone idle (a false alarm on a healthy system) heals at the policy's own pace.
-/// </para>
-/// <para>
-/// The trade-off, measured on 2,000 generated topologies (docs/decisions/0011, seventh amendment): compliant tenants
-/// beside an aggressor keep their guarantee about two and a half times as often, and a healthy system's rare false cut
-/// heals more slowly, so slightly fewer healthy topologies keep theirs.
+/// resource of this process still holds at least <see cref="BusyFraction"/> of its permits. A cut on a resource that
+/// has since gone idle (a false alarm on a healthy system) heals at the ramp's own pace.
 /// </para>
 /// </remarks>
 public sealed class HeldRateRegrowthOptions
@@ -36,36 +31,39 @@ public sealed class HeldRateRegrowthOptions
     public double AdditivePerSecond { get; set; } = 1;
 
     /// <summary>
-    /// Gets or sets the fraction of a local resource's permits that must still be held (or waited for) for a cut made
-    /// here to keep limiting regrowth.
+    /// Gets or sets the fraction of a resource's permits that must still be held (or waited for) for a cut made at this
+    /// process to keep limiting regrowth.
     /// </summary>
     /// <value>0.8. Values must be in (0, 4].</value>
     public double BusyFraction { get; set; } = 0.8;
 
-    /// <summary>The largest σ a held-back workflow may announce after <paramref name="seconds"/>, from <paramref name="previous"/>.</summary>
+    /// <summary>The largest σ a held-back workflow may have after <paramref name="seconds"/>, from <paramref name="previous"/>.</summary>
     internal double Limit(double previous, double seconds) =>
         (previous * Math.Pow(1 + RelativePerSecond, seconds)) + (AdditivePerSecond * seconds);
 
-    internal void Validate(string prefix)
+    internal HeldRateRegrowthOptions Clone() => (HeldRateRegrowthOptions)MemberwiseClone();
+
+    internal void Validate()
     {
+        const string Prefix = nameof(BottleneckFairnessOptions.HeldRateRegrowth) + ".";
         if (!(RelativePerSecond is >= 0 and <= 10))
         {
-            throw new ArgumentOutOfRangeException(prefix + nameof(RelativePerSecond), RelativePerSecond, "Must be in [0, 10] (a fraction of σ per second).");
+            throw new ArgumentOutOfRangeException(Prefix + nameof(RelativePerSecond), RelativePerSecond, "Must be in [0, 10] (a fraction of σ per second).");
         }
 
         if (!(AdditivePerSecond is >= 0 and <= 1_000_000))
         {
-            throw new ArgumentOutOfRangeException(prefix + nameof(AdditivePerSecond), AdditivePerSecond, "Must be in [0, 1,000,000] (requests per second, per second).");
+            throw new ArgumentOutOfRangeException(Prefix + nameof(AdditivePerSecond), AdditivePerSecond, "Must be in [0, 1,000,000] (requests per second, per second).");
         }
 
         if (RelativePerSecond == 0 && AdditivePerSecond == 0)
         {
-            throw new ArgumentException("RelativePerSecond and AdditivePerSecond may not both be 0: a held-back workflow could never grow again.", prefix + nameof(AdditivePerSecond));
+            throw new ArgumentException("RelativePerSecond and AdditivePerSecond may not both be 0: a held-back workflow could never grow again.", Prefix + nameof(AdditivePerSecond));
         }
 
         if (!(BusyFraction is > 0 and <= 4))
         {
-            throw new ArgumentOutOfRangeException(prefix + nameof(BusyFraction), BusyFraction, "Must be in (0, 4] (load as a fraction of capacity).");
+            throw new ArgumentOutOfRangeException(Prefix + nameof(BusyFraction), BusyFraction, "Must be in (0, 4] (load as a fraction of capacity).");
         }
     }
 }
