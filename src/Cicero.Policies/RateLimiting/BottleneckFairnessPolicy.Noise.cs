@@ -29,11 +29,21 @@ public sealed partial class BottleneckFairnessPolicy
         private double _mark;
         private double _previousMark;
         private int _intervalsSinceMark;
+        private int _intervalsPerMark;
+        private int _intervalsCalm;
 
-        public static DemandNoise Empty => new() { _load = double.NaN, _lastLoad = double.NaN, _mark = double.NaN, _previousMark = double.NaN };
+        // Never a bottleneck yet: calm from the start.
+        public static DemandNoise Empty => new() { _load = double.NaN, _lastLoad = double.NaN, _mark = double.NaN, _previousMark = double.NaN, _intervalsCalm = int.MaxValue };
 
         /// <summary>Gets the standard error of the long demand average.</summary>
         public double StandardError { get; private set; }
+
+        /// <summary>
+        /// Gets whether the resource has not been a bottleneck for a whole smoothing time. Only then does noise excuse an
+        /// average above the target: once a cut is in place, the change of regime it follows (a flood, and the cut
+        /// itself) swells the variance, and excusing the overload's continuation on it releases the cut too early.
+        /// </summary>
+        public readonly bool Calm => _intervalsCalm >= _intervalsPerMark;
 
         /// <summary>Records an interval: its demand, the long average before it, its load, the average's weight, and how many intervals a smoothing time spans.</summary>
         public void Record(double demand, double averageBefore, double load, double weight, int intervalsPerMark)
@@ -54,6 +64,8 @@ public sealed partial class BottleneckFairnessPolicy
             }
 
             _lastLoad = load;
+            _intervalsPerMark = intervalsPerMark;
+            _intervalsCalm = _intervalsCalm == int.MaxValue ? int.MaxValue : _intervalsCalm + 1;
             if (++_intervalsSinceMark >= intervalsPerMark)
             {
                 _intervalsSinceMark = 0;
@@ -61,6 +73,9 @@ public sealed partial class BottleneckFairnessPolicy
                 _mark = _load;
             }
         }
+
+        /// <summary>Records that the resource is a bottleneck this interval.</summary>
+        public void Congested() => _intervalsCalm = 0;
 
         /// <summary>
         /// Whether the load average grew, since it stood between one and two smoothing times ago, by more than

@@ -147,7 +147,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
                 // Short of a flood, overload is judged on the long average: a flood shows at once, and waiting for the
                 // average to catch up with it would admit more of it.
                 load = _slowTotalDemand[k];
-                if (_confidence > 0 && !BacklogGrowing(k, resource.Capacity))
+                if (_confidence > 0 && _noise[k].Calm && !BacklogGrowing(k, resource.Capacity))
                 {
                     // Within its noise of the target, an average above it is no evidence of overload.
                     load = Math.Max(Math.Min(load, target), load - (_confidence * _noise[k].StandardError));
@@ -166,6 +166,11 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
 
             if (_congested[k])
             {
+                if (_confidence > 0)
+                {
+                    _noise[k].Congested();
+                }
+
                 if (bottleneck < 0 || fraction < overload)
                 {
                     bottleneck = k;
