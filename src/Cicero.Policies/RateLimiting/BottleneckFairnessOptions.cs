@@ -104,10 +104,10 @@ public sealed class BottleneckFairnessOptions
     /// standard deviations of its per-interval change plus half the capacity is overload whatever the demand reads.
     /// 0 turns the test off: any excess of the average counts.
     /// </summary>
-    /// <value>0 (off): an opt-in that spares more healthy systems and protects fewer beside an aggressor, and that broke the
-    /// 10x-flood test (docs/decisions/0011, seventh amendment). Values must be in [0, 10]; it acts only with
-    /// <see cref="DemandSmoothingTime"/> on.</value>
-    public double OverloadConfidence { get; set; }
+    /// <value>3 (Algorithm 4 as written: 0; docs/decisions/0011, seventh amendment). Values must be in [0, 10]; it acts
+    /// only with <see cref="DemandSmoothingTime"/> on, and only where the resource has not been a bottleneck for a
+    /// smoothing time, so a cut in place is not released on noise.</value>
+    public double OverloadConfidence { get; set; } = 3;
 
     /// <summary>
     /// Gets or sets how fast σ of a workflow held back after a cut may grow again while the cut is still warranted (it

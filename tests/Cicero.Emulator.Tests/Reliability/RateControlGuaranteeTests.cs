@@ -48,7 +48,7 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
     // §8, against a ceiling measured there); these are two where it holds, so a change that loses it there shows here.
     [Theory]
     [InlineData(396)]
-    [InlineData(911)]
+    [InlineData(897)]
     public void GeneratedTopology_WithAnAggressor_HoldsWhereTheSweepPassed(int seed)
     {
         var generated = ScenarioGenerator.Generate(seed, loadKind: null);
@@ -65,7 +65,7 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
     // their guarantee.
     [Theory]
     [InlineData(574)]
-    [InlineData(635)]
+    [InlineData(1956)]
     public void HeldRateRegrowth_ProtectsWhereTheDefaultsDoNot(int seed)
     {
         var (defaults, held) = WithAndWithout(seed, c => c.RateHeldRegrowth = true);
@@ -74,18 +74,18 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         Assert.True(held.Passed, string.Join("\n", held.Violations));
     }
 
-    // The opt-in overload confidence (the same amendment): on these healthy seeds the 2 s demand average at a few-permit
-    // tier crosses the capacity on noise alone and the defaults' cut costs requests or tail; judged against its standard
-    // error, it is not cut.
+    // The overload confidence (the same amendment): on these healthy seeds the 2 s demand average at a few-permit tier
+    // crosses the capacity on noise alone, and a cut on it (the plain average, as before) costs requests or tail; judged
+    // against its standard error, it is not cut.
     [Theory]
     [InlineData(582)]
     [InlineData(828)]
-    public void OverloadConfidence_SparesAHealthySystemTheDefaultsCut(int seed)
+    public void OverloadConfidence_SparesAHealthySystemThePlainAverageCuts(int seed)
     {
-        var (defaults, confident) = WithAndWithout(seed, c => c.RateOverloadConfidence = 3);
+        var (defaults, plain) = WithAndWithout(seed, c => c.RateOverloadConfidence = 0);
 
-        Assert.False(defaults.Passed);
-        Assert.True(confident.Passed, string.Join("\n", confident.Violations));
+        Assert.True(defaults.Passed, string.Join("\n", defaults.Violations));
+        Assert.False(plain.Passed);
     }
 
     /// <summary>The guarantee on a seed under the defaults, and with <paramref name="change"/> applied to its rate-controlled configurations.</summary>

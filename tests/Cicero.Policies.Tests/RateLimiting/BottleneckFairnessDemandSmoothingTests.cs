@@ -36,8 +36,8 @@ public class BottleneckFairnessDemandSmoothingTests
     {
         // 1.5x the capacity for good: a 2 s average (weight 0.05 per interval) passes 2 permits after 7 intervals.
         // With the overload confidence on, the jump itself is noise to the average's standard error for a few intervals more.
-        var stepper = new Stepper(this, new BottleneckFairnessOptions());
-        var confident = new Stepper(this, new BottleneckFairnessOptions { OverloadConfidence = 3 });
+        var stepper = new Stepper(this, new BottleneckFairnessOptions { OverloadConfidence = 0 });
+        var confident = new Stepper(this, new BottleneckFairnessOptions());
         stepper.Run(intervals: 30, demand: 1.6, standing: false);
         confident.Run(intervals: 30, demand: 1.6, standing: false);
         var first = stepper.Run(intervals: 40, demand: 3, standing: true);

@@ -68,9 +68,9 @@ public class BottleneckFairnessOverloadConfidenceTests
     }
 
     [Fact]
-    public void OffByDefault_AndAsWritten()
+    public void ThreeByDefault_OffAsWritten()
     {
-        Assert.Equal(0, new BottleneckFairnessOptions().OverloadConfidence);
+        Assert.Equal(3, new BottleneckFairnessOptions().OverloadConfidence);
         Assert.Equal(0, BottleneckFairnessOptions.AsWritten().OverloadConfidence);
     }
 
