@@ -64,7 +64,7 @@ internal static class GenerateCommands
         };
         var regrowth = new Option<bool?>("--held-rate-regrowth")
         {
-            Description = "Run rc and rc+drr with the bottleneck-fairness policy's held-rate regrowth limit on (true, the default) or off (false): held back after a cut, a workflow's rate grows again by 2% a second plus 1/s while the cut is still warranted (BottleneckFairnessOptions.HeldRateRegrowth).",
+            Description = "Run rc and rc+drr with the bottleneck-fairness policy's held-rate regrowth limit on (true) or off (false, the default): held back after a cut, a workflow's rate grows again by 2% a second plus 1/s while the cut is still warranted (BottleneckFairnessOptions.HeldRateRegrowth).",
         };
         var smoothing = new Option<double?>("--demand-smoothing")
         {

@@ -101,15 +101,15 @@ public sealed class ConfigurationSpec
     /// <summary>
     /// Gets or sets how many standard errors of its noise the <c>bottleneck-fairness</c> policy's long demand average
     /// must exceed the capacity by to count as overload, unless the backlog grows
-    /// (<c>BottleneckFairnessOptions.OverloadConfidence</c>, in [0, 10]); <see langword="null"/> keeps the preset's (0, off).
+    /// (<c>BottleneckFairnessOptions.OverloadConfidence</c>, in [0, 10]); <see langword="null"/> keeps the preset's: 3 under
+    /// <c>bottleneck-fairness</c>, 0 (off) under <c>bottleneck-fairness-paper</c>.
     /// </summary>
     public double? RateOverloadConfidence { get; set; }
 
     /// <summary>
     /// Gets or sets whether the <c>bottleneck-fairness</c> policy limits how fast a held-back workflow's σ grows again
     /// after a cut (<c>BottleneckFairnessOptions.HeldRateRegrowth</c>, at the library's values when on);
-    /// <see langword="null"/> keeps the preset's: on under <c>bottleneck-fairness</c>, off under
-    /// <c>bottleneck-fairness-paper</c>.
+    /// <see langword="null"/> keeps the preset's: off under both.
     /// </summary>
     public bool? RateHeldRegrowth { get; set; }
 
