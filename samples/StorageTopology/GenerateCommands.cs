@@ -123,14 +123,14 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--demand-smoothing must be in [0, 600] seconds, got {seconds}."), ExitCodes.InvalidCommandLine);
             }
 
-            Func<GeneratedScenario, GuaranteeReport>? limited = parse.GetValue(limit) is null ? null
-                : utilization is { } fill ? generated => RateControlGuarantee.CheckLimitedAggressor(generated, fill)
-                : RateControlGuarantee.CheckAggressorAtFairShare;
             if (parse.GetValue(confidence) is { } z && !(z >= 0 && z <= 10))
             {
                 return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--overload-confidence must be in [0, 10] standard errors, got {z}."), ExitCodes.InvalidCommandLine);
             }
 
+            Func<GeneratedScenario, GuaranteeReport>? limited = parse.GetValue(limit) is null ? null
+                : utilization is { } fill ? generated => RateControlGuarantee.CheckLimitedAggressor(generated, fill)
+                : RateControlGuarantee.CheckAggressorAtFairShare;
             var tuning = new RateControlTuning(parse.GetValue(regrowth), parse.GetValue(smoothing), parse.GetValue(confidence));
             return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited, tuning);
         });
