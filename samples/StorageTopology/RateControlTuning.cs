@@ -8,7 +8,8 @@ namespace Cicero.StorageTopology;
 /// <param name="HeldRateRegrowth">Turn the policy's held-rate regrowth limit on or off; the preset's when <see langword="null"/>.</param>
 /// <param name="DemandSmoothingSeconds">The policy's demand smoothing time; the preset's when <see langword="null"/>.</param>
 /// <param name="OverloadConfidence">The policy's overload confidence; the preset's when <see langword="null"/>.</param>
-internal sealed record RateControlTuning(bool? HeldRateRegrowth, double? DemandSmoothingSeconds, double? OverloadConfidence)
+/// <param name="OverloadHold">The utilization of the policy's overload hold; the preset's (off) when <see langword="null"/>.</param>
+internal sealed record RateControlTuning(bool? HeldRateRegrowth, double? DemandSmoothingSeconds, double? OverloadConfidence, double? OverloadHold)
 {
     public void Apply(ScenarioSpec scenario)
     {
@@ -16,6 +17,7 @@ internal sealed record RateControlTuning(bool? HeldRateRegrowth, double? DemandS
         {
             configuration.RateHeldRegrowth = HeldRateRegrowth ?? configuration.RateHeldRegrowth;
             configuration.RateOverloadConfidence = OverloadConfidence ?? configuration.RateOverloadConfidence;
+            configuration.RateOverloadHold = OverloadHold ?? configuration.RateOverloadHold;
             if (DemandSmoothingSeconds is { } seconds)
             {
                 configuration.RateDemandSmoothingMs = seconds * 1000;

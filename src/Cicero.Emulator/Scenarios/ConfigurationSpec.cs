@@ -114,6 +114,13 @@ public sealed class ConfigurationSpec
     public bool? RateHeldRegrowth { get; set; }
 
     /// <summary>
+    /// Gets or sets the utilization of the target load, in (0, 1], at which the <c>bottleneck-fairness</c> policy keeps
+    /// holding a workflow it cut in a real overload once the overload is gone (<c>BottleneckFairnessOptions.OverloadHold</c>,
+    /// its other values the library's); <see langword="null"/> keeps the preset's: off under both.
+    /// </summary>
+    public double? RateOverloadHold { get; set; }
+
+    /// <summary>
     /// Gets how far above a workflow's arrival rate a downstream bottleneck rate still constrains it
     /// (<c>RateAdaptationOptions.DownstreamHeadroom</c>): +∞ under <c>bottleneck-fairness-paper</c>, as Algorithm 3 is
     /// written, else the library's default.
@@ -130,7 +137,7 @@ public sealed class ConfigurationSpec
     /// </summary>
     internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog)
     {
-        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null)
+        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null && RateOverloadHold is null)
         {
             return catalog;
         }
@@ -148,6 +155,7 @@ public sealed class ConfigurationSpec
             false => null,
             null => options.HeldRateRegrowth,
         };
+        options.OverloadHold = RateOverloadHold is { } utilization ? new Cicero.Policies.RateLimiting.OverloadHoldOptions { Utilization = utilization } : options.OverloadHold;
         var name = asWritten ? Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten : Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairness;
         return Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
             .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(name, options))

@@ -222,6 +222,11 @@ internal sealed partial class ScenarioValidator
             Error(path + ".rateOverloadConfidence", $"must be in [0, 10] (standard errors), was {F(confidence)}");
         }
 
+        if (configuration.RateOverloadHold is { } hold && !(hold > 0 && hold <= 1))
+        {
+            Error(path + ".rateOverloadHold", $"must be in (0, 1] (a utilization of the target load), was {F(hold)}");
+        }
+
         if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))
         {
             Error(path + ".c3MaxTokens", $"must be >= 1, was {F(tokens)}");

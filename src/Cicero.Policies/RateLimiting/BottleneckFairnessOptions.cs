@@ -120,6 +120,17 @@ public sealed class BottleneckFairnessOptions
     public HeldRateRegrowthOptions? HeldRateRegrowth { get; set; }
 
     /// <summary>
+    /// Gets or sets whether, and how, a workflow cut in a real overload stays held once the overload is gone: kept at its
+    /// max-min share of a utilization of the target load beside the others' demand, until it no longer uses its limit.
+    /// An opt-in: beside an aggressor it keeps the compliant tenants' tail short far more often, but below a utilization
+    /// of 1 it leaves capacity idle that the held workflow wants (a 10x flood's goodput falls to about the utilization),
+    /// and a healthy system's rare deep transient is held too (docs/decisions/0011, eighth amendment).
+    /// <see langword="null"/> releases a cut workflow at the ramp's pace.
+    /// </summary>
+    /// <value><see langword="null"/> (off).</value>
+    public OverloadHoldOptions? OverloadHold { get; set; }
+
+    /// <summary>
     /// Gets or sets the time over which a bottleneck's backlog is to be drained. Once a resource is a bottleneck it stays
     /// one until its wait queue empties, and the capacity shared among the workflows is the target load less what
     /// drains the backlog in this time (waiting sub-tasks × mean service time ÷ this time), but never less than
@@ -188,6 +199,7 @@ public sealed class BottleneckFairnessOptions
     {
         var clone = (BottleneckFairnessOptions)MemberwiseClone();
         clone.HeldRateRegrowth = HeldRateRegrowth?.Clone();
+        clone.OverloadHold = OverloadHold?.Clone();
         return clone;
     }
 
@@ -259,6 +271,7 @@ public sealed class BottleneckFairnessOptions
         }
 
         HeldRateRegrowth?.Validate();
+        OverloadHold?.Validate();
         if (!(RampFactor >= 0 && RampFactor <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(RampFactor), RampFactor, "The ramp factor must be a fraction in [0, 1].");

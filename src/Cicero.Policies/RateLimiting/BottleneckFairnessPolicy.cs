@@ -53,6 +53,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _smoothingSeconds;
     private readonly double _confidence;
     private readonly HeldRateRegrowthOptions? _regrowth;
+    private readonly OverloadHoldOptions? _hold;
     private double[] _loads = [];
     private bool[] _congested = [];
     private double[] _totalDemand = [];
@@ -84,6 +85,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         _smoothingSeconds = options.DemandSmoothingTime.TotalSeconds;
         _confidence = options.OverloadConfidence;
         _regrowth = options.HeldRateRegrowth?.Clone();
+        _hold = options.OverloadHold?.Clone();
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -195,12 +197,17 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         }
         else
         {
-            ShareBottleneck(inputs, localRates, bottleneck, bottleneckCapacity, bottleneckDrain, flood: _congestionServiceTimes > 0 && overload < -1);
+            ShareBottleneck(inputs, localRates, bottleneck, bottleneckCapacity, bottleneckDrain, overload, flood: _congestionServiceTimes > 0 && overload < -1);
         }
 
         if (_regrowth is not null)
         {
             LimitRegrowth(inputs, localRates, _regrowth);
+        }
+
+        if (_hold is not null)
+        {
+            ApplyHold(inputs, localRates, _hold);
         }
     }
 
@@ -250,7 +257,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         return Math.Max(_minimumRate, _unlimitedUntilOverload ? Math.Min(ceiling, grown) : grown);
     }
 
-    private void ShareBottleneck(LocalRateInputs inputs, Span<double> localRates, int tightest, double capacity, double drain, bool flood)
+    private void ShareBottleneck(LocalRateInputs inputs, Span<double> localRates, int tightest, double capacity, double drain, double overload, bool flood)
     {
         var workflows = inputs.Workflows;
         var n = workflows.Length;
@@ -294,6 +301,11 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
 
             // Under a flood the cut goes to the fair level at once: halving 10x the capacity takes four intervals of it.
             ratio = Math.Max(ratio, flood ? 0 : _smallestRatio);
+            if (_hold is not null)
+            {
+                StartHold(j, overload, flood, _hold);
+            }
+
             localRates[j] = Math.Max(_minimumRate, _unlimitedUntilOverload ? CutToLevel(workflow, sigma, ratio, flood ? 0 : _smallestRatio) : Measured(workflow, sigma) * ratio);
         }
     }

@@ -74,7 +74,21 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         Assert.True(held.Passed, string.Join("\n", held.Violations));
     }
 
-    // The overload confidence (the same amendment): on these healthy seeds the 2 s demand average at a few-permit tier
+    // The opt-in overload hold (docs/decisions/0011, eighth amendment): on these seeds the defaults ramp the aggressor
+    // back into the bottleneck once its queue drains and keep it full; held at its share of 70% of the bottleneck beside
+    // the others' demand, its compliant tenants keep their guarantee under FIFO and DRR alike.
+    [Theory]
+    [InlineData(97)]
+    [InlineData(143)]
+    public void OverloadHold_ProtectsWhereTheDefaultsDoNot(int seed)
+    {
+        var (defaults, held) = WithAndWithout(seed, c => c.RateOverloadHold = 0.7);
+
+        Assert.False(defaults.Passed);
+        Assert.True(held.Passed, string.Join("\n", held.Violations));
+    }
+
+    // The overload confidence (the seventh amendment): on these healthy seeds the 2 s demand average at a few-permit tier
     // crosses the capacity on noise alone, and a cut on it (the plain average, as before) costs requests or tail; judged
     // against its standard error, it is not cut.
     [Theory]

@@ -133,6 +133,7 @@ public sealed class ScenarioLoaderTests
         scenario.Configurations[0].RateTargetLoad = 8;
         scenario.Configurations[0].RateDemandSmoothingMs = -1;
         scenario.Configurations[0].RateOverloadConfidence = 11;
+        scenario.Configurations[0].RateOverloadHold = 0;
 
         var problems = ScenarioLoader.Validate(scenario).Select(e => e.ToString()).ToList();
 
@@ -140,18 +141,20 @@ public sealed class ScenarioLoaderTests
         Assert.Contains("configurations[0].rateTargetLoad: must be in [1, 4] (a multiple of the capacity), was 8", problems);
         Assert.Contains("configurations[0].rateDemandSmoothingMs: must be in [0, 600000] (0 turns the long average off), was -1", problems);
         Assert.Contains("configurations[0].rateOverloadConfidence: must be in [0, 10] (standard errors), was 11", problems);
+        Assert.Contains("configurations[0].rateOverloadHold: must be in (0, 1] (a utilization of the target load), was 0", problems);
     }
 
     [Fact]
     public void RateControlTuning_RoundTripsThroughJson()
     {
-        var configurations = """[{ "name": "rc", "rateHeldRegrowth": false, "rateOverloadConfidence": 2, "rateDemandSmoothingMs": 4000 }]""";
+        var configurations = """[{ "name": "rc", "rateHeldRegrowth": false, "rateOverloadConfidence": 2, "rateDemandSmoothingMs": 4000, "rateOverloadHold": 0.8 }]""";
 
         var parsed = ScenarioLoader.Parse(ScenarioLoader.ToJson(ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)))).Configurations!.Single();
 
         Assert.False(parsed.RateHeldRegrowth);
         Assert.Equal(2, parsed.RateOverloadConfidence);
         Assert.Equal(4000, parsed.RateDemandSmoothingMs);
+        Assert.Equal(0.8, parsed.RateOverloadHold);
     }
 
     [Fact]

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.RateAdaptation;
+
+namespace Cicero.Policies.RateLimiting;
+
+/// <summary><see cref="BottleneckFairnessOptions.OverloadHold"/>: a workflow cut in a real overload stays held.</summary>
+public sealed partial class BottleneckFairnessPolicy
+{
+    // A held workflow counts in the sharing at this multiple of its load, so its σ can at most double per interval.
+    private const double HeldDemandFactor = 2;
+
+    // Per workflow slot: whether it is held.
+    private bool[] _held = [];
+    private double[] _holdDemands = [];
+    private double[] _holdShares = [];
+
+    /// <summary>Starts holding workflow <paramref name="j"/>, cut where the bottleneck's demand stood at <paramref name="overload"/> (φ, negative).</summary>
+    private void StartHold(int j, double overload, bool flood, OverloadHoldOptions hold)
+    {
+        if (!(flood || overload < -hold.MinimumOverload))
+        {
+            return;
+        }
+
+        if (_held.Length <= j)
+        {
+            Array.Resize(ref _held, Math.Max(j + 1, 16));
+        }
+
+        _held[j] = true;
+    }
+
+    /// <summary>
+    /// Keeps each held workflow's σ at the rate that brings its load on every resource it uses to its max-min share of the
+    /// hold's utilization of the target load; releases one that no longer uses its limit.
+    /// </summary>
+    private void ApplyHold(LocalRateInputs inputs, Span<double> localRates, OverloadHoldOptions hold)
+    {
+        var workflows = inputs.Workflows;
+        var n = workflows.Length;
+        if (_held.Length < n)
+        {
+            Array.Resize(ref _held, Math.Max(n, 16));
+        }
+
+        if (_holdDemands.Length < n)
+        {
+            _holdDemands = new double[n];
+            _holdShares = new double[n];
+        }
+
+        var anyHeld = false;
+        for (var j = 0; j < n; j++)
+        {
+            var sigma = workflows[j].CurrentRate;
+            // Released when never limited, or once its arrivals no longer reach its limit by the ramp's own headroom.
+            _held[j] &= double.IsFinite(sigma) && sigma > 0 && workflows[j].ArrivalRate * _rampHeadroom >= sigma;
+            anyHeld |= _held[j];
+        }
+
+        if (!anyHeld)
+        {
+            return;
+        }
+
+        var demands = _holdDemands.AsSpan(0, n);
+        var shares = _holdShares.AsSpan(0, n);
+        var resources = inputs.Resources;
+        for (var k = 0; k < resources.Length; k++)
+        {
+            if (!(resources[k].Capacity > 0))
+            {
+                continue;
+            }
+
+            var heldHere = false;
+            var others = false;
+            for (var j = 0; j < n; j++)
+            {
+                var load = Load(inputs, j, k);
+                var held = _held[j] && load > 0;
+                heldHere |= held;
+                others |= !held && load > 0;
+                demands[j] = held ? load * HeldDemandFactor : load;
+            }
+
+            if (!heldHere)
+            {
+                continue;
+            }
+
+            // Holding a workflow below the target protects only the others: with nobody else on the resource, it may fill it.
+            var utilization = others ? hold.Utilization : 1;
+            MaxMinFairness.Allocate(demands, resources[k].Capacity * _targetLoad * utilization, shares);
+            for (var j = 0; j < n; j++)
+            {
+                var load = Load(inputs, j, k);
+                if (!(_held[j] && load > 0))
+                {
+                    continue;
+                }
+
+                // From the admitted rate the load was measured at, not σ, which the load lags: multiplying σ by the same
+                // ratio interval after interval would compound one excess into a collapse.
+                var sigma = workflows[j].CurrentRate;
+                var admitted = workflows[j].AdmittedRate > 0 ? workflows[j].AdmittedRate : sigma;
+                var level = admitted * shares[j] / load;
+                localRates[j] = Math.Max(_minimumRate, Math.Min(localRates[j], Math.Max(level, sigma * _smallestRatio)));
+            }
+        }
+    }
+}
