@@ -123,7 +123,7 @@ public sealed class BottleneckFairnessOptions
     /// Gets or sets whether, and how, a workflow cut in a real overload stays held once the overload is gone: kept at its
     /// max-min share of a utilization of the target load beside the others' demand, until it no longer uses its limit.
     /// An opt-in: beside an aggressor it keeps the compliant tenants' tail short far more often, but below a utilization
-    /// of 1 it leaves capacity idle that the held workflow wants (a 10x flood's goodput falls to about the utilization),
+    /// of 1 it leaves capacity idle that the held workflow wants (under DRR a simulated 10x flood's goodput fell to 78%),
     /// and a healthy system's rare deep transient is held too (docs/decisions/0011, eighth amendment).
     /// <see langword="null"/> releases a cut workflow at the ramp's pace.
     /// </summary>

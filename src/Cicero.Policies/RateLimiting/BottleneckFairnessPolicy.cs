@@ -303,7 +303,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
             ratio = Math.Max(ratio, flood ? 0 : _smallestRatio);
             if (_hold is not null)
             {
-                StartHold(j, overload, flood, _hold);
+                StartHold(j, workflow, overload, flood, _hold);
             }
 
             localRates[j] = Math.Max(_minimumRate, _unlimitedUntilOverload ? CutToLevel(workflow, sigma, ratio, flood ? 0 : _smallestRatio) : Measured(workflow, sigma) * ratio);

@@ -13,14 +13,14 @@ namespace Cicero.Policies.RateLimiting;
 /// wait behind every such regrowth, and behind a bottleneck kept full even when the regrowth stops at the target.
 /// </para>
 /// <para>
-/// With these options a workflow cut where the demand exceeded the target load by more than
+/// With these options a workflow already limited and cut again where the demand exceeded the target load by more than
 /// <see cref="MinimumOverload"/> (or in a flood) stays held on every resource of this process it loads: its σ is kept
 /// at the rate that brings its load to its max-min share of <see cref="Utilization"/> × the target load, where the
 /// other workflows count at their loads and every held one at twice its own (so a held workflow can at most double per
 /// interval). It follows the others' demand both ways, at most <see cref="BottleneckFairnessOptions.MaxDecrease"/> down
 /// per interval. Alone on a resource (no workflow that is not held loads it) it may fill the target: holding it back
 /// would protect nobody. It is released once it no longer uses its limit: its arrival rate times
-/// <see cref="BottleneckFairnessOptions.RampHeadroom"/> falls below σ.
+/// <see cref="BottleneckFairnessOptions.RampHeadroom"/> (2 where that is unbounded) falls below σ.
 /// </para>
 /// </remarks>
 public sealed class OverloadHoldOptions

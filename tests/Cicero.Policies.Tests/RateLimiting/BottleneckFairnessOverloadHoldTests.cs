@@ -62,6 +62,29 @@ public class BottleneckFairnessOverloadHoldTests
     }
 
     [Fact]
+    public void OnAlgorithm4AsWritten_WhoseRampIsUnbounded_AHoldStillEnds()
+    {
+        // As written, the flood's first cut (from σ = +∞, which starts no hold) takes the aggressor to its fair share of
+        // the whole capacity at once. The compliant tenant then jumps to 5 permits: a 30% overload cuts the aggressor,
+        // limited now, again, and holds it.
+        var options = BottleneckFairnessOptions.AsWritten();
+        options.OverloadHold = new OverloadHoldOptions { Utilization = 0.7 };
+        var loop = new Loop(this, options, compliant: Compliant);
+        loop.Run(intervals: 5, offered: 3000);
+        loop.Compliant = 500;
+        loop.Run(intervals: 5, offered: 3000);
+        loop.Compliant = Compliant;
+        loop.Run(intervals: 50, offered: 3000);
+        Assert.All(loop.Sigmas.Skip(30), s => Assert.InRange(s, 450, 550));
+
+        // Its ramp is unbounded (RampHeadroom +∞), so the hold is released at twice the arrivals: then σ ramps by β =
+        // 10/s per interval without bound, as Algorithm 4 is written, past the 200/s a hold would keep it near.
+        loop.Run(intervals: 100, offered: 100);
+
+        Assert.True(loop.Sigmas[^1] > 400, $"σ is {loop.Sigmas[^1]:F0}/s");
+    }
+
+    [Fact]
     public void AMildOverload_StartsNoHold()
     {
         // 1.1x the capacity for 3 s (a cut, but under the minimum overload of 20%), then the aggressor offers 700/s.
@@ -119,6 +142,9 @@ public class BottleneckFairnessOverloadHoldTests
     /// <summary>The control loop of one process: the policy's σ for the aggressor limits what it admits next interval.</summary>
     private sealed class Loop(BottleneckFairnessOverloadHoldTests test, BottleneckFairnessPolicy policy, double compliant)
     {
+        /// <summary>Gets or sets the compliant tenant's rate, requests per second.</summary>
+        public double Compliant { get; set; } = compliant;
+
         private double _sigma = double.PositiveInfinity;
         private double _compliantSigma = double.PositiveInfinity;
         private int _standing;
@@ -138,7 +164,7 @@ public class BottleneckFairnessOverloadHoldTests
             {
                 var admitted = Math.Min(offered, _sigma);
                 var aggressorLoad = admitted * ServiceTime;
-                var compliantLoad = compliant * ServiceTime;
+                var compliantLoad = Compliant * ServiceTime;
                 var total = aggressorLoad + compliantLoad;
                 _standing = total > Capacity ? _standing + 1 : 0;
                 var resource = new ResourceRateInputs("disk", Capacity, total) { TotalDemand = total, MeanServiceTime = ServiceTime, StandingQueueIntervals = _standing };
@@ -146,7 +172,7 @@ public class BottleneckFairnessOverloadHoldTests
                     Interval,
                     [
                         new WorkflowRateInputs(test._registry.Resolve("aggressor"), _sigma, double.PositiveInfinity, offered, admitted),
-                        new WorkflowRateInputs(test._registry.Resolve("compliant"), _compliantSigma, double.PositiveInfinity, compliant, compliant),
+                        new WorkflowRateInputs(test._registry.Resolve("compliant"), _compliantSigma, double.PositiveInfinity, Compliant, Compliant),
                     ],
                     [resource],
                     [aggressorLoad, compliantLoad],
