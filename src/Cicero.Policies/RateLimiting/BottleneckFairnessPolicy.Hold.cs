@@ -12,8 +12,6 @@ public sealed partial class BottleneckFairnessPolicy
 
     // Per workflow slot: whether it is held.
     private bool[] _held = [];
-    private double[] _holdDemands = [];
-    private double[] _holdShares = [];
 
     /// <summary>
     /// Starts holding workflow <paramref name="j"/>, cut where the bottleneck's demand stood at <paramref name="overload"/>
@@ -52,12 +50,6 @@ public sealed partial class BottleneckFairnessPolicy
             Array.Resize(ref _held, Math.Max(n, 16));
         }
 
-        if (_holdDemands.Length < n)
-        {
-            _holdDemands = new double[n];
-            _holdShares = new double[n];
-        }
-
         var anyHeld = false;
         var headroom = double.IsFinite(_rampHeadroom) ? _rampHeadroom : HeldDemandFactor;
         for (var j = 0; j < n; j++)
@@ -74,8 +66,15 @@ public sealed partial class BottleneckFairnessPolicy
             return;
         }
 
-        var demands = _holdDemands.AsSpan(0, n);
-        var shares = _holdShares.AsSpan(0, n);
+        // The bottleneck's scratch, free again by now: loads in one, the demands shared out and then the shares in the other.
+        if (_loads.Length < n)
+        {
+            _loads = new double[n];
+            _shares = new double[n];
+        }
+
+        var loads = _loads.AsSpan(0, n);
+        var shares = _shares.AsSpan(0, n);
         var resources = inputs.Resources;
         for (var k = 0; k < resources.Length; k++)
         {
@@ -88,11 +87,11 @@ public sealed partial class BottleneckFairnessPolicy
             var others = false;
             for (var j = 0; j < n; j++)
             {
-                var load = Load(inputs, j, k);
+                var load = loads[j] = Load(inputs, j, k);
                 var held = _held[j] && load > 0;
                 heldHere |= held;
                 others |= !held && load > 0;
-                demands[j] = held ? load * HeldDemandFactor : load;
+                shares[j] = held ? load * HeldDemandFactor : load;
             }
 
             if (!heldHere)
@@ -102,10 +101,10 @@ public sealed partial class BottleneckFairnessPolicy
 
             // Holding a workflow below the target protects only the others: with nobody else on the resource, it may fill it.
             var utilization = others ? hold.Utilization : 1;
-            MaxMinFairness.Allocate(demands, resources[k].Capacity * _targetLoad * utilization, shares);
+            MaxMinFairness.Allocate(shares, resources[k].Capacity * _targetLoad * utilization, shares);
             for (var j = 0; j < n; j++)
             {
-                var load = Load(inputs, j, k);
+                var load = loads[j];
                 if (!(_held[j] && load > 0))
                 {
                     continue;
