@@ -291,17 +291,24 @@ public sealed class AdmissionResilienceStrategyTests : IDisposable
             await pipeline.ExecuteAsync(static _ => default);
         }
 
-        var before = GC.GetAllocatedBytesForCurrentThread();
-        for (var i = 0; i < 20_000; i++)
+        // The runtime itself allocates a few KB now and then (tiering; once 3,680 bytes in a CI run), so the least of
+        // three rounds is judged: one object per call would show in every round, 480,000 bytes each.
+        var least = long.MaxValue;
+        for (var round = 0; round < 3; round++)
         {
-            var execution = pipeline.ExecuteAsync(static _ => default);
-            // Completed synchronously, so awaiting it neither suspends nor leaves this thread.
-            Assert.True(execution.IsCompletedSuccessfully);
-            await execution;
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            for (var i = 0; i < 20_000; i++)
+            {
+                var execution = pipeline.ExecuteAsync(static _ => default);
+                // Completed synchronously, so awaiting it neither suspends nor leaves this thread.
+                Assert.True(execution.IsCompletedSuccessfully);
+                await execution;
+            }
+
+            least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);
         }
 
-        // The runtime itself allocates a few bytes now and then (tiering); one object per call would be 480,000.
-        Assert.InRange(GC.GetAllocatedBytesForCurrentThread() - before, 0, 1_024);
+        Assert.InRange(least, 0, 1_024);
     }
 
     [Fact]
