@@ -78,11 +78,15 @@ internal static class GenerateCommands
         {
             Description = "Run rc and rc+drr with the bottleneck-fairness policy's overload hold at this utilization, in (0, 1] (BottleneckFairnessOptions.OverloadHold; off by default): a workflow cut where demand exceeded the capacity by 20% or more stays held at its share of this fraction of the bottleneck beside the others' demand until it no longer uses its limit. Protects compliant tenants beside an aggressor more often; leaves capacity idle that the aggressor wants.",
         };
+        var goodput = new Option<bool?>("--goodput-limit")
+        {
+            Description = "Run rc and rc+drr with the bottleneck-fairness policy's goodput limit on (true, the default) or off (false): once a workflow's requests admitted at an entry point have mostly failed for 2 s, its rate there is held at twice the rate at which they succeed (BottleneckFairnessOptions.GoodputLimit).",
+        };
         var command = new Command(
             "check",
             "Checks the rate-control guarantee (docs/reliability.md) on generated topologies, one seed after another, and prints the pass rate and the slowest and worst seeds. Exit code 4 if any seed fails.")
         {
-            from, count, kind, failures, limit, regrowth, smoothing, confidence, hold,
+            from, count, kind, failures, limit, regrowth, smoothing, confidence, hold, goodput,
         };
         command.SetAction(parse =>
         {
@@ -117,9 +121,9 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor needs an aggressor; --kind {chosen} has none.", ExitCodes.InvalidCommandLine);
             }
 
-            if (parse.GetValue(limit) is not null && (parse.GetValue(regrowth) is not null || parse.GetValue(smoothing) is not null || parse.GetValue(confidence) is not null || parse.GetValue(hold) is not null))
+            if (parse.GetValue(limit) is not null && (parse.GetValue(regrowth) is not null || parse.GetValue(smoothing) is not null || parse.GetValue(confidence) is not null || parse.GetValue(hold) is not null || parse.GetValue(goodput) is not null))
             {
-                return CommandErrors.Report(errors, "Invalid options.", "--held-rate-regrowth, --demand-smoothing, --overload-confidence and --overload-hold tune rate control, and --limit-aggressor runs without it; use one or the other.", ExitCodes.InvalidCommandLine);
+                return CommandErrors.Report(errors, "Invalid options.", "--held-rate-regrowth, --demand-smoothing, --overload-confidence, --overload-hold and --goodput-limit tune rate control, and --limit-aggressor runs without it; use one or the other.", ExitCodes.InvalidCommandLine);
             }
 
             if (parse.GetValue(hold) is { } fraction && !(fraction > 0 && fraction <= 1))
@@ -140,7 +144,7 @@ internal static class GenerateCommands
             Func<GeneratedScenario, GuaranteeReport>? limited = parse.GetValue(limit) is null ? null
                 : utilization is { } fill ? generated => RateControlGuarantee.CheckLimitedAggressor(generated, fill)
                 : RateControlGuarantee.CheckAggressorAtFairShare;
-            var tuning = new RateControlTuning(parse.GetValue(regrowth), parse.GetValue(smoothing), parse.GetValue(confidence), parse.GetValue(hold));
+            var tuning = new RateControlTuning(parse.GetValue(regrowth), parse.GetValue(smoothing), parse.GetValue(confidence), parse.GetValue(hold), parse.GetValue(goodput));
             return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited, tuning);
         });
         return command;

@@ -25,6 +25,8 @@ public sealed class WorkflowModel
     private readonly Dictionary<string, DownstreamCalls> _downstream = new(StringComparer.Ordinal);
     private readonly RateMeter _arrivals;
     private readonly RateMeter _admitted;
+    private readonly RateMeter _succeeded;
+    private readonly RateMeter _failed;
     private Ewma _completionSeconds;
     private double _completionSecondsValue;
     private Ewma _completionPerEstimatedSecond;
@@ -39,6 +41,8 @@ public sealed class WorkflowModel
         _options = options;
         _arrivals = new RateMeter(options.EwmaWeight);
         _admitted = new RateMeter(options.EwmaWeight);
+        _succeeded = new RateMeter(options.EwmaWeight);
+        _failed = new RateMeter(options.EwmaWeight);
         _completionSeconds = new Ewma(options.SampleEwmaWeight);
         _completionPerEstimatedSecond = new Ewma(options.SampleEwmaWeight);
         _totalServiceTime = new Ewma(options.SampleEwmaWeight);
@@ -56,6 +60,18 @@ public sealed class WorkflowModel
 
     /// <summary>Gets the smoothed rate of requests admitted (started) here, requests per second.</summary>
     public double AdmittedRate => _admitted.Rate;
+
+    /// <summary>
+    /// Gets how many requests admitted at this entry point ended well for their callers in the last closed interval
+    /// (<see cref="RecordSucceeded"/>).
+    /// </summary>
+    public long LastIntervalSucceeded => _succeeded.LastCount;
+
+    /// <summary>
+    /// Gets how many requests admitted at this entry point failed for their callers in the last closed interval
+    /// (<see cref="RecordFailed"/>).
+    /// </summary>
+    public long LastIntervalFailed => _failed.LastCount;
 
     /// <summary>Gets the average completion time L of an admitted request at this process.</summary>
     public TimeSpan CompletionTime => TimeSpan.FromSeconds(CompletionSeconds);
@@ -151,6 +167,17 @@ public sealed class WorkflowModel
             demand.Count++;
         }
     }
+
+    /// <summary>Counts a request admitted at this entry point whose caller got its result.</summary>
+    /// <remarks>What entry points record of their callers' outcomes is what a policy can tell goodput from admissions by
+    /// (<see cref="RateAdaptation.WorkflowRateInputs.Succeeded"/>).</remarks>
+    public void RecordSucceeded() => _succeeded.Increment();
+
+    /// <summary>
+    /// Counts a request admitted at this entry point that failed for its caller because the system could not serve it
+    /// in time: it timed out, or was dropped further down.
+    /// </summary>
+    public void RecordFailed() => _failed.Increment();
 
     /// <summary>Counts a request admitted to run here; calls per admitted request give the amplification α.</summary>
     public void RecordAdmitted() => _admitted.Increment();
@@ -277,6 +304,8 @@ public sealed class WorkflowModel
     {
         _arrivals.CloseInterval(intervalSeconds);
         _admitted.CloseInterval(intervalSeconds);
+        _succeeded.CloseInterval(intervalSeconds);
+        _failed.CloseInterval(intervalSeconds);
         var admitted = _admitted.LastCount;
         lock (_lock)
         {

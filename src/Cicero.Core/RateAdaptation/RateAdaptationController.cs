@@ -142,7 +142,11 @@ public sealed partial class RateAdaptationController : IDisposable
                 var demand = workflowModel is null ? 0 : Math.Max(workflowModel.ArrivalRate, workflowModel.AdmittedRate);
                 _downstream[i] = demand > 0 && downstream > _options.DownstreamHeadroom * demand ? double.PositiveInfinity : downstream;
                 _inputs.SetWorkflow(i, new WorkflowRateInputs(
-                    slot, _announced[i], _downstream[i], workflowModel?.ArrivalRate ?? 0, workflowModel?.AdmittedRate ?? 0));
+                    slot, _announced[i], _downstream[i], workflowModel?.ArrivalRate ?? 0, workflowModel?.AdmittedRate ?? 0)
+                {
+                    Succeeded = workflowModel?.LastIntervalSucceeded ?? 0,
+                    Failed = workflowModel?.LastIntervalFailed ?? 0,
+                });
                 for (var r = 0; r < resources.Count; r++)
                 {
                     _inputs.SetLoad(i, r, resources[r].GetLoad(slot), resources[r].GetDemand(slot));

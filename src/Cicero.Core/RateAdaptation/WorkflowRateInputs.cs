@@ -22,4 +22,16 @@ public readonly record struct WorkflowRateInputs(
     /// because it calls none or because their answers expired.
     /// </summary>
     public bool IsLeaf => double.IsPositiveInfinity(DownstreamRate);
+
+    /// <summary>
+    /// Gets how many requests admitted here ended well for their callers in the last interval. Only an entry point
+    /// learns its callers' outcomes; elsewhere it is 0.
+    /// </summary>
+    public long Succeeded { get; init; }
+
+    /// <summary>
+    /// Gets how many requests admitted here failed for their callers in the last interval, timed out or dropped further
+    /// down (not refused here). Only an entry point learns its callers' outcomes; elsewhere it is 0.
+    /// </summary>
+    public long Failed { get; init; }
 }

@@ -157,6 +157,37 @@ public sealed class CiceroRuntime : IDisposable
         }
     }
 
+    /// <summary>
+    /// Records, at an entry point, what the caller of an admitted request got: its result, or a failure because the
+    /// system could not serve it in time (it timed out, or was dropped further down). A policy compares the two to tell
+    /// goodput from admissions (<c>BottleneckFairnessOptions.GoodputLimit</c>); the application's own errors are neither.
+    /// </summary>
+    /// <remarks>
+    /// A failure of a request admitted with less than half its deadline left is not counted: it spent the rest waiting
+    /// in this process's own limiter, so it says nothing of what the system below can serve, and counting it would let a
+    /// low σ make its own evidence.
+    /// </remarks>
+    /// <param name="context">The request.</param>
+    /// <param name="admittedAt">When it was admitted, as a timestamp of <see cref="TimeProvider"/>.</param>
+    /// <param name="succeeded">Whether its caller got its result.</param>
+    public void RecordEntryOutcome(RequestContext context, long admittedAt, bool succeeded)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var model = Model.Get(Registry.Resolve(context));
+        if (succeeded)
+        {
+            model.RecordSucceeded();
+            return;
+        }
+
+        if (context.Deadline is { } deadline && TimeProvider.GetElapsedTime(context.StartTimestamp, admittedAt) > deadline / 2)
+        {
+            return;
+        }
+
+        model.RecordFailed();
+    }
+
     /// <summary>Creates a workflow's rate limiter with the given properties (Table 5.1's CreateRateLimiter).</summary>
     /// <param name="workflow">The workflow.</param>
     /// <param name="properties">Rate, burst and queue bound.</param>

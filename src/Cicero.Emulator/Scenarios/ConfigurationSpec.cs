@@ -121,6 +121,14 @@ public sealed class ConfigurationSpec
     public double? RateOverloadHold { get; set; }
 
     /// <summary>
+    /// Gets or sets whether the <c>bottleneck-fairness</c> policy limits a workflow, at an entry point, to a multiple of
+    /// the rate at which its admitted requests succeed once they have mostly failed for a while
+    /// (<c>BottleneckFairnessOptions.GoodputLimit</c>, at the library's values when on); <see langword="null"/> keeps the
+    /// preset's: on under <c>bottleneck-fairness</c>, off under <c>bottleneck-fairness-paper</c>.
+    /// </summary>
+    public bool? RateGoodputLimit { get; set; }
+
+    /// <summary>
     /// Gets how far above a workflow's arrival rate a downstream bottleneck rate still constrains it
     /// (<c>RateAdaptationOptions.DownstreamHeadroom</c>): +∞ under <c>bottleneck-fairness-paper</c>, as Algorithm 3 is
     /// written, else the library's default.
@@ -137,7 +145,7 @@ public sealed class ConfigurationSpec
     /// </summary>
     internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog)
     {
-        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null && RateOverloadHold is null)
+        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null && RateOverloadHold is null && RateGoodputLimit is null)
         {
             return catalog;
         }
@@ -156,6 +164,12 @@ public sealed class ConfigurationSpec
             null => options.HeldRateRegrowth,
         };
         options.OverloadHold = RateOverloadHold is { } utilization ? new Cicero.Policies.RateLimiting.OverloadHoldOptions { Utilization = utilization } : options.OverloadHold;
+        options.GoodputLimit = RateGoodputLimit switch
+        {
+            true => options.GoodputLimit ?? new Cicero.Policies.RateLimiting.GoodputLimitOptions(),
+            false => null,
+            null => options.GoodputLimit,
+        };
         var name = asWritten ? Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten : Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairness;
         return Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
             .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(name, options))

@@ -26,17 +26,24 @@ public sealed partial class CiceroServerInterceptor
         using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
         var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
+        Exception? failure = null;
         try
         {
             return await continuation(requestStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex) when (IsCiceroFailure(ex))
+        catch (Exception ex)
         {
-            throw AsCallerSees(context, ex);
+            failure = ex;
+            if (IsCiceroFailure(ex))
+            {
+                throw AsCallerSees(context, ex);
+            }
+
+            throw;
         }
         finally
         {
-            End(context, call);
+            End(context, call, failure);
         }
     }
 
@@ -58,17 +65,24 @@ public sealed partial class CiceroServerInterceptor
         using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
         var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
+        Exception? failure = null;
         try
         {
             await continuation(request, responseStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex) when (IsCiceroFailure(ex))
+        catch (Exception ex)
         {
-            throw AsCallerSees(context, ex);
+            failure = ex;
+            if (IsCiceroFailure(ex))
+            {
+                throw AsCallerSees(context, ex);
+            }
+
+            throw;
         }
         finally
         {
-            End(context, call);
+            End(context, call, failure);
         }
     }
 
@@ -90,17 +104,24 @@ public sealed partial class CiceroServerInterceptor
         using var activity = CiceroActivities.StartServerActivity(context.Method, default, _tags);
         var call = await BeginAsync(context, activity).ConfigureAwait(false);
         CiceroContext.Current = call.Request;
+        Exception? failure = null;
         try
         {
             await continuation(requestStream, responseStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex) when (IsCiceroFailure(ex))
+        catch (Exception ex)
         {
-            throw AsCallerSees(context, ex);
+            failure = ex;
+            if (IsCiceroFailure(ex))
+            {
+                throw AsCallerSees(context, ex);
+            }
+
+            throw;
         }
         finally
         {
-            End(context, call);
+            End(context, call, failure);
         }
     }
 }

@@ -10,7 +10,7 @@ namespace Cicero.Grpc.Server;
 /// <summary>Ending a call: the result trailer, the local model's completion, and drops and failures as the caller sees them.</summary>
 public sealed partial class CiceroServerInterceptor
 {
-    private void End(ServerCallContext context, AdmittedCall call)
+    private void End(ServerCallContext context, AdmittedCall call, Exception? failure)
     {
         var othersInFlight = Interlocked.Decrement(ref _inFlight);
         var serviceTime = _runtime.TimeProvider.GetElapsedTime(call.AdmittedAt);
@@ -20,7 +20,26 @@ public sealed partial class CiceroServerInterceptor
             CiceroMetadataKeys.Result,
             TrailerCodec.Encode(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, instance));
         _runtime.CompleteRequest(call.Request, serviceTime, call.IsEntry);
+        if (call.IsEntry && CallerOutcome(context, failure) is { } succeeded)
+        {
+            _runtime.RecordEntryOutcome(call.Request, call.AdmittedAt, succeeded);
+        }
     }
+
+    /// <summary>
+    /// What the caller of an admitted call got, as the goodput limit counts it: its result (true), a failure because the
+    /// system could not serve it in time (false), or an error of the application's own, which says nothing of load (null).
+    /// </summary>
+    internal static bool? CallerOutcome(ServerCallContext context, Exception? failure) => failure switch
+    {
+        // A result the caller no longer waits for (its deadline passed, or it gave up) did not reach it.
+        null => !context.CancellationToken.IsCancellationRequested,
+        RequestDroppedException or OperationCanceledException => false,
+        RpcException rpc when IsDownstreamDrop(rpc) => false,
+        RpcException { StatusCode: StatusCode.DeadlineExceeded or StatusCode.Cancelled or StatusCode.ResourceExhausted or StatusCode.Unavailable } => false,
+        _ when context.CancellationToken.IsCancellationRequested => false,
+        _ => null,
+    };
 
     private RpcException Dropped(ServerCallContext context, DropReason reason, string? detail)
     {

@@ -115,7 +115,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
         }
         catch (Exception ex)
         {
-            End(context, call);
+            End(context, call, ex);
             activity?.Dispose();
             if (IsCiceroFailure(ex))
             {
@@ -132,7 +132,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
 
         if (response.IsCompletedSuccessfully)
         {
-            End(context, call);
+            End(context, call, failure: null);
             activity?.Dispose();
             return response;
         }
@@ -153,17 +153,24 @@ public sealed partial class CiceroServerInterceptor : Interceptor
         {
             var call = await begin.ConfigureAwait(false);
             CiceroContext.Current = call.Request;
+            Exception? failure = null;
             try
             {
                 return await continuation(request, context).ConfigureAwait(false);
             }
-            catch (Exception ex) when (IsCiceroFailure(ex))
+            catch (Exception ex)
             {
-                throw AsCallerSees(context, ex);
+                failure = ex;
+                if (IsCiceroFailure(ex))
+                {
+                    throw AsCallerSees(context, ex);
+                }
+
+                throw;
             }
             finally
             {
-                End(context, call);
+                End(context, call, failure);
             }
         }
     }
@@ -172,17 +179,24 @@ public sealed partial class CiceroServerInterceptor : Interceptor
     {
         using (activity)
         {
+            Exception? failure = null;
             try
             {
                 return await response.ConfigureAwait(false);
             }
-            catch (Exception ex) when (IsCiceroFailure(ex))
+            catch (Exception ex)
             {
-                throw AsCallerSees(context, ex);
+                failure = ex;
+                if (IsCiceroFailure(ex))
+                {
+                    throw AsCallerSees(context, ex);
+                }
+
+                throw;
             }
             finally
             {
-                End(context, call);
+                End(context, call, failure);
             }
         }
     }

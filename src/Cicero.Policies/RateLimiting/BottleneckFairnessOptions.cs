@@ -131,6 +131,17 @@ public sealed class BottleneckFairnessOptions
     public OverloadHoldOptions? OverloadHold { get; set; }
 
     /// <summary>
+    /// Gets or sets whether, and how, an entry point limits a workflow to what the system below actually serves of it:
+    /// once its admitted requests have mostly failed (timed out, or been dropped further down) for a while, its σ is held
+    /// at a multiple of the rate at which they succeed, so the excess is refused where it enters instead of timing out
+    /// inside. Only entry points learn their callers' outcomes (<c>CiceroRuntime.RecordEntryOutcome</c>), so elsewhere
+    /// it never binds. <see langword="null"/> trusts σ′ alone (Algorithm 4 as written).
+    /// </summary>
+    /// <value>On, at <see cref="GoodputLimitOptions"/>' defaults (docs/decisions/0011, ninth amendment): no healthy topology
+    /// of the sweep starts it, and it does not bind in the simulated 10x flood.</value>
+    public GoodputLimitOptions? GoodputLimit { get; set; } = new();
+
+    /// <summary>
     /// Gets or sets the time over which a bottleneck's backlog is to be drained. Once a resource is a bottleneck it stays
     /// one until its wait queue empties, and the capacity shared among the workflows is the target load less what
     /// drains the backlog in this time (waiting sub-tasks × mean service time ÷ this time), but never less than
@@ -193,6 +204,7 @@ public sealed class BottleneckFairnessOptions
         BottleneckUtilization = 1,
         RampFactor = 0,
         UnlimitedUntilOverload = false,
+        GoodputLimit = null,
     };
 
     internal BottleneckFairnessOptions Clone()
@@ -200,6 +212,7 @@ public sealed class BottleneckFairnessOptions
         var clone = (BottleneckFairnessOptions)MemberwiseClone();
         clone.HeldRateRegrowth = HeldRateRegrowth?.Clone();
         clone.OverloadHold = OverloadHold?.Clone();
+        clone.GoodputLimit = GoodputLimit?.Clone();
         return clone;
     }
 
@@ -272,6 +285,7 @@ public sealed class BottleneckFairnessOptions
 
         HeldRateRegrowth?.Validate();
         OverloadHold?.Validate();
+        GoodputLimit?.Validate();
         if (!(RampFactor >= 0 && RampFactor <= 1))
         {
             throw new ArgumentOutOfRangeException(nameof(RampFactor), RampFactor, "The ramp factor must be a fraction in [0, 1].");

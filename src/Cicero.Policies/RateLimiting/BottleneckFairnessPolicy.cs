@@ -54,6 +54,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
     private readonly double _confidence;
     private readonly HeldRateRegrowthOptions? _regrowth;
     private readonly OverloadHoldOptions? _hold;
+    private readonly GoodputLimitOptions? _goodput;
     private double[] _loads = [];
     private bool[] _congested = [];
     private double[] _totalDemand = [];
@@ -86,6 +87,7 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         _confidence = options.OverloadConfidence;
         _regrowth = options.HeldRateRegrowth?.Clone();
         _hold = options.OverloadHold?.Clone();
+        _goodput = options.GoodputLimit?.Clone();
     }
 
     /// <summary>Creates a factory under the name <see cref="RateLimitPolicies.BottleneckFairness"/>.</summary>
@@ -208,6 +210,11 @@ public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy
         if (_hold is not null)
         {
             ApplyHold(inputs, localRates, _hold);
+        }
+
+        if (_goodput is not null)
+        {
+            LimitToGoodput(inputs, localRates, _goodput);
         }
     }
 

@@ -17,3 +17,15 @@ internal sealed class FixedPolicy(double rate) : IRateLimitPolicy
 {
     public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now) => localRates.Fill(rate);
 }
+
+/// <summary>Keeps what each step handed it, and limits nothing.</summary>
+internal sealed class InputsRecordingPolicy : IRateLimitPolicy
+{
+    public List<WorkflowRateInputs> Seen { get; } = [];
+
+    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
+    {
+        Seen.AddRange(inputs.Workflows.ToArray());
+        localRates.Fill(double.PositiveInfinity);
+    }
+}

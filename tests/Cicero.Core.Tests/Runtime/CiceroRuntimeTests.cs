@@ -152,4 +152,63 @@ public class CiceroRuntimeTests
         var error = Assert.Throws<ArgumentOutOfRangeException>(() => new CiceroRuntime(options, _clock));
         Assert.Contains("quantile knob", error.Message, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void RecordEntryOutcome_CountsPerInterval_AndIgnoresFailuresItsOwnLimiterCaused()
+    {
+        using var runtime = new CiceroRuntime(null, _clock);
+        var interval = new CiceroOptions().RateAdaptation.Interval;
+        var deadline = TimeSpan.FromSeconds(1);
+        var late = runtime.StartRequest("w", deadline);
+        var unbounded = runtime.StartRequest("w");
+        _clock.Advance(TimeSpan.FromMilliseconds(600));
+        var fresh = runtime.StartRequest("w", deadline);
+        var now = _clock.GetTimestamp();
+
+        // Admitted at once: its outcome, good or bad, is evidence of what the system below serves.
+        runtime.RecordEntryOutcome(fresh, now, succeeded: true);
+        runtime.RecordEntryOutcome(fresh, now, succeeded: false);
+        runtime.RecordEntryOutcome(fresh, now, succeeded: false);
+
+        // Admitted after 600 ms of its 1 s in this process's own limiter: its failure says nothing of the system below.
+        runtime.RecordEntryOutcome(late, now, succeeded: false);
+
+        // A success counts however late it was admitted; so does a failure of a request without a deadline.
+        runtime.RecordEntryOutcome(late, now, succeeded: true);
+        runtime.RecordEntryOutcome(unbounded, now, succeeded: false);
+
+        var model = runtime.Model.Get(runtime.Registry.Resolve(fresh));
+        Step(runtime, interval);
+        Assert.Equal(2, model.LastIntervalSucceeded);
+        Assert.Equal(3, model.LastIntervalFailed);
+
+        // The counts are per interval: the next one starts from nothing.
+        Step(runtime, interval);
+        Assert.Equal(0, model.LastIntervalSucceeded);
+        Assert.Equal(0, model.LastIntervalFailed);
+    }
+
+    [Fact]
+    public void RecordEntryOutcome_ReachesThePolicyAsTheIntervalsCounts()
+    {
+        var policy = new Cicero.Tests.RateAdaptation.InputsRecordingPolicy();
+        using var runtime = new CiceroRuntimeBuilder { TimeProvider = _clock, RateLimitPolicy = _ => policy }.Build();
+        var request = runtime.StartRequest("w");
+        for (var i = 0; i < 3; i++)
+        {
+            runtime.RecordEntryOutcome(request, _clock.GetTimestamp(), succeeded: i > 0);
+        }
+
+        Step(runtime, runtime.Options.RateAdaptation.Interval);
+
+        var seen = Assert.Single(policy.Seen, w => w.Workflow.Id == "w");
+        Assert.Equal(2, seen.Succeeded);
+        Assert.Equal(1, seen.Failed);
+    }
+
+    private void Step(CiceroRuntime runtime, TimeSpan interval)
+    {
+        _clock.Advance(interval);
+        runtime.RateAdaptation.Step(_clock.GetTimestamp());
+    }
 }

@@ -147,7 +147,7 @@ public sealed class ScenarioLoaderTests
     [Fact]
     public void RateControlTuning_RoundTripsThroughJson()
     {
-        var configurations = """[{ "name": "rc", "rateHeldRegrowth": false, "rateOverloadConfidence": 2, "rateDemandSmoothingMs": 4000, "rateOverloadHold": 0.8 }]""";
+        var configurations = """[{ "name": "rc", "rateHeldRegrowth": false, "rateOverloadConfidence": 2, "rateDemandSmoothingMs": 4000, "rateOverloadHold": 0.8, "rateGoodputLimit": false }]""";
 
         var parsed = ScenarioLoader.Parse(ScenarioLoader.ToJson(ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)))).Configurations!.Single();
 
@@ -155,6 +155,7 @@ public sealed class ScenarioLoaderTests
         Assert.Equal(2, parsed.RateOverloadConfidence);
         Assert.Equal(4000, parsed.RateDemandSmoothingMs);
         Assert.Equal(0.8, parsed.RateOverloadHold);
+        Assert.False(parsed.RateGoodputLimit);
     }
 
     [Fact]

@@ -164,6 +164,68 @@ public sealed class CiceroServerInterceptorTests : IDisposable
     }
 
     [Fact]
+    public async Task EntryPoint_RecordsWhatItsCallersGot_ButNotTheApplicationsOwnErrors()
+    {
+        var interceptor = _cicero.Interceptor;
+
+        // Two results delivered, on the synchronous and the awaiting path.
+        await interceptor.UnaryServerHandler("a", new TestServerCallContext(), (string r, ServerCallContext _) => Task.FromResult(r));
+        await interceptor.UnaryServerHandler("a", new TestServerCallContext(), async (string r, ServerCallContext _) =>
+        {
+            await Task.Yield();
+            return r;
+        });
+
+        // Three failures of the system to serve in time: a downstream's deadline, a downstream's drop, and a result
+        // the caller had stopped waiting for.
+        var deadline = new RpcException(new Status(StatusCode.DeadlineExceeded, "downstream deadline"));
+        await Assert.ThrowsAsync<RpcException>(() => interceptor.UnaryServerHandler<string, string>("a", new TestServerCallContext(), (_, _) => throw deadline));
+        var dropped = new RpcException(new Status(StatusCode.ResourceExhausted, "dropped"), new Metadata { { CiceroMetadataKeys.DropReason, "rate_limited" } });
+        await Assert.ThrowsAsync<RpcException>(() => interceptor.UnaryServerHandler<string, string>("a", new TestServerCallContext(), async (_, _) =>
+        {
+            await Task.Yield();
+            throw dropped;
+        }));
+        using var gone = new CancellationTokenSource();
+        await interceptor.UnaryServerHandler("a", new TestServerCallContext(cancellationToken: gone.Token), async (string r, ServerCallContext _) =>
+        {
+            await gone.CancelAsync();
+            return r;
+        });
+
+        // The application's own errors say nothing of load.
+        await Assert.ThrowsAsync<RpcException>(() => interceptor.UnaryServerHandler<string, string>(
+            "a", new TestServerCallContext(), (_, _) => throw new RpcException(new Status(StatusCode.NotFound, "no such key"))));
+        await Assert.ThrowsAsync<InvalidOperationException>(() => interceptor.UnaryServerHandler<string, string>(
+            "a", new TestServerCallContext(), (_, _) => throw new InvalidOperationException("boom")));
+
+        _clock.Advance(Runtime.Options.RateAdaptation.Interval);
+        Runtime.RateAdaptation.Step(_clock.GetTimestamp());
+
+        var model = Runtime.Model.Get(Runtime.Registry.Resolve("tenant-a"));
+        Assert.Equal(2, model.LastIntervalSucceeded);
+        Assert.Equal(3, model.LastIntervalFailed);
+    }
+
+    [Fact]
+    public async Task Interior_RecordsNoCallersOutcome_OnlyTheEntryPointDoes()
+    {
+        using var interior = new CiceroServices(o => o.IsEntryPoint = false, _clock);
+        var upstream = RequestContext.Create("t", _clock.GetTimestamp(), TimeSpan.FromSeconds(3), ProgressDelta.Zero, ProgressDelta.Zero, default);
+        var header = ContextHeader.Encode(interior.Runtime.Codec, upstream, "http://10.1.0.9:5000"u8);
+
+        await interior.Interceptor.UnaryServerHandler("a", new TestServerCallContext(requestHeaders: new Metadata { { CiceroMetadataKeys.Context, header } }), (string r, ServerCallContext _) => Task.FromResult(r));
+        await Assert.ThrowsAsync<RpcException>(() => interior.Interceptor.UnaryServerHandler<string, string>(
+            "a", new TestServerCallContext(requestHeaders: new Metadata { { CiceroMetadataKeys.Context, header } }), (_, _) => throw new RpcException(new Status(StatusCode.DeadlineExceeded, "late"))));
+        _clock.Advance(interior.Runtime.Options.RateAdaptation.Interval);
+        interior.Runtime.RateAdaptation.Step(_clock.GetTimestamp());
+
+        var model = interior.Runtime.Model.Get(interior.Runtime.Registry.Resolve("t"));
+        Assert.Equal(0, model.LastIntervalSucceeded);
+        Assert.Equal(0, model.LastIntervalFailed);
+    }
+
+    [Fact]
     public async Task Admission_RateLimited_IsResourceExhausted_BeforeAnyWork()
     {
         using var cicero = new CiceroServices(o => { o.Classifier = WorkflowClassifiers.Fixed("t"); o.QueueForAdmission = false; }, _clock);

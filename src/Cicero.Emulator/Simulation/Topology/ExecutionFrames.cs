@@ -378,6 +378,8 @@ internal sealed class EntryFrame(SimInstance instance, SimRequest request) : IHa
         }
 
         instance.Simulation.RecordAdmitted(request);
+        request.AdmittedBy = instance;
+        request.AdmittedAt = instance.Runtime.TimeProvider.GetTimestamp();
         new Handler(instance, request, request.Context!, request.Workflow.Body, this, caller: null, isEntry: true).Start();
     }
 }

@@ -46,5 +46,11 @@ internal sealed class SimRequest(TopologySimulation simulation, long id, Workflo
 
     /// <summary>Gets or sets a value indicating whether the request has its outcome; a second outcome is ignored.</summary>
     public bool Finished { get; set; }
+
+    /// <summary>Gets or sets the entry instance that admitted the request; <see langword="null"/> until admitted.</summary>
+    public SimInstance? AdmittedBy { get; set; }
+
+    /// <summary>Gets or sets when it was admitted, as a timestamp of the entry instance's clock.</summary>
+    public long AdmittedAt { get; set; }
 }
 
