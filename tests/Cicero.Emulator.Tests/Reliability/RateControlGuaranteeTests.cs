@@ -88,6 +88,20 @@ public sealed class RateControlGuaranteeTests(ITestOutputHelper output)
         Assert.True(held.Passed, string.Join("\n", held.Violations));
     }
 
+    // The goodput limit (the ninth amendment): on these seeds the entry's σ′ runs far above what the deep bottleneck serves
+    // (seed 141: an 11-call sequential fan-out read as an amplification of about 2), so without it most of the
+    // aggressor's losses time out inside; with it they are refused at the entry, and under DRR the whole clause holds.
+    [Theory]
+    [InlineData(141)]
+    [InlineData(608)]
+    public void GoodputLimit_RefusesAtTheEntryWhatWouldFailInside(int seed)
+    {
+        var (defaults, without) = WithAndWithout(seed, c => c.RateGoodputLimit = false);
+
+        Assert.DoesNotContain(defaults.Violations, v => v.StartsWith("rc+drr/", StringComparison.Ordinal));
+        Assert.Contains(without.Violations, v => v.StartsWith("rc+drr/aggressor", StringComparison.Ordinal) && v.Contains("refused at the entry", StringComparison.Ordinal));
+    }
+
     // The overload confidence (the seventh amendment): on these healthy seeds the 2 s demand average at a few-permit tier
     // crosses the capacity on noise alone, and a cut on it (the plain average, as before) costs requests or tail; judged
     // against its standard error, it is not cut.
