@@ -31,15 +31,9 @@ public sealed partial class CiceroServerInterceptor
         {
             return await continuation(requestStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex)
+        catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
         {
-            failure = ex;
-            if (IsCiceroFailure(ex))
-            {
-                throw AsCallerSees(context, ex);
-            }
-
-            throw;
+            throw AsCallerSees(context, ex);
         }
         finally
         {
@@ -70,19 +64,14 @@ public sealed partial class CiceroServerInterceptor
         {
             await continuation(request, responseStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex)
+        catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
         {
-            failure = ex;
-            if (IsCiceroFailure(ex))
-            {
-                throw AsCallerSees(context, ex);
-            }
-
-            throw;
+            throw AsCallerSees(context, ex);
         }
         finally
         {
-            End(context, call, failure);
+            // A response stream usually ends when its caller stops reading: no outcome for the goodput limit.
+            End(context, call, failure, countsOutcome: false);
         }
     }
 
@@ -109,19 +98,14 @@ public sealed partial class CiceroServerInterceptor
         {
             await continuation(requestStream, responseStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex)
+        catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
         {
-            failure = ex;
-            if (IsCiceroFailure(ex))
-            {
-                throw AsCallerSees(context, ex);
-            }
-
-            throw;
+            throw AsCallerSees(context, ex);
         }
         finally
         {
-            End(context, call, failure);
+            // A response stream usually ends when its caller stops reading: no outcome for the goodput limit.
+            End(context, call, failure, countsOutcome: false);
         }
     }
 }

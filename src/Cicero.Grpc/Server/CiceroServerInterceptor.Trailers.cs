@@ -10,7 +10,7 @@ namespace Cicero.Grpc.Server;
 /// <summary>Ending a call: the result trailer, the local model's completion, and drops and failures as the caller sees them.</summary>
 public sealed partial class CiceroServerInterceptor
 {
-    private void End(ServerCallContext context, AdmittedCall call, Exception? failure)
+    private void End(ServerCallContext context, AdmittedCall call, Exception? failure, bool countsOutcome = true)
     {
         var othersInFlight = Interlocked.Decrement(ref _inFlight);
         var serviceTime = _runtime.TimeProvider.GetElapsedTime(call.AdmittedAt);
@@ -20,7 +20,7 @@ public sealed partial class CiceroServerInterceptor
             CiceroMetadataKeys.Result,
             TrailerCodec.Encode(call.Request.Progress.Current, othersInFlight, serviceTime, _options.BackgroundActivity?.Invoke() ?? 0, instance));
         _runtime.CompleteRequest(call.Request, serviceTime, call.IsEntry);
-        if (call.IsEntry && CallerOutcome(context, failure) is { } succeeded)
+        if (countsOutcome && call.IsEntry && CallerOutcome(context, failure) is { } succeeded)
         {
             _runtime.RecordEntryOutcome(call.Request, call.AdmittedAt, succeeded);
         }
@@ -28,7 +28,10 @@ public sealed partial class CiceroServerInterceptor
 
     /// <summary>
     /// What the caller of an admitted call got, as the goodput limit counts it: its result (true), a failure because the
-    /// system could not serve it in time (false), or an error of the application's own, which says nothing of load (null).
+    /// system could not serve it in time (false: a deadline passed, Cicero dropped it here or further down, or the caller
+    /// gave up), or anything else (null), which says nothing of load: the application's own errors, and also
+    /// <c>Unavailable</c> or <c>ResourceExhausted</c> without Cicero's drop trailer (a dependency down, a quota), which a
+    /// limit on admissions would only turn from fast failures into refusals that outlast the cause.
     /// </summary>
     internal static bool? CallerOutcome(ServerCallContext context, Exception? failure) => failure switch
     {
@@ -36,7 +39,7 @@ public sealed partial class CiceroServerInterceptor
         null => !context.CancellationToken.IsCancellationRequested,
         RequestDroppedException or OperationCanceledException => false,
         RpcException rpc when IsDownstreamDrop(rpc) => false,
-        RpcException { StatusCode: StatusCode.DeadlineExceeded or StatusCode.Cancelled or StatusCode.ResourceExhausted or StatusCode.Unavailable } => false,
+        RpcException { StatusCode: StatusCode.DeadlineExceeded or StatusCode.Cancelled } => false,
         _ when context.CancellationToken.IsCancellationRequested => false,
         _ => null,
     };

@@ -158,15 +158,9 @@ public sealed partial class CiceroServerInterceptor : Interceptor
             {
                 return await continuation(request, context).ConfigureAwait(false);
             }
-            catch (Exception ex)
+            catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
             {
-                failure = ex;
-                if (IsCiceroFailure(ex))
-                {
-                    throw AsCallerSees(context, ex);
-                }
-
-                throw;
+                throw AsCallerSees(context, ex);
             }
             finally
             {
@@ -184,15 +178,9 @@ public sealed partial class CiceroServerInterceptor : Interceptor
             {
                 return await response.ConfigureAwait(false);
             }
-            catch (Exception ex)
+            catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
             {
-                failure = ex;
-                if (IsCiceroFailure(ex))
-                {
-                    throw AsCallerSees(context, ex);
-                }
-
-                throw;
+                throw AsCallerSees(context, ex);
             }
             finally
             {

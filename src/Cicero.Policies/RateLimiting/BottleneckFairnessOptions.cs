@@ -134,8 +134,9 @@ public sealed class BottleneckFairnessOptions
     /// Gets or sets whether, and how, an entry point limits a workflow to what the system below actually serves of it:
     /// once its admitted requests have mostly failed (timed out, or been dropped further down) for a while, its σ is held
     /// at a multiple of the rate at which they succeed, so the excess is refused where it enters instead of timing out
-    /// inside. Only entry points learn their callers' outcomes (<c>CiceroRuntime.RecordEntryOutcome</c>), so elsewhere
-    /// it never binds. <see langword="null"/> trusts σ′ alone (Algorithm 4 as written).
+    /// inside. Only entry points learn their callers' outcomes (<c>CiceroRuntime.RecordEntryOutcome</c>), so where every
+    /// request arrives from another Cicero process it never binds. <see langword="null"/> trusts σ′ alone (Algorithm 4 as
+    /// written).
     /// </summary>
     /// <value>On, at <see cref="GoodputLimitOptions"/>' defaults (docs/decisions/0011, ninth amendment): no healthy topology
     /// of the sweep starts it, and it does not bind in the simulated 10x flood.</value>

@@ -7,16 +7,24 @@ namespace Cicero.Policies.RateLimiting;
 /// <summary><see cref="BottleneckFairnessOptions.GoodputLimit"/>: an entry point admits about what gets through.</summary>
 public sealed partial class BottleneckFairnessPolicy
 {
-    // Per workflow slot: the window's outcomes (a ring of per-interval counts, _goodputSlots per workflow) and their sums,
-    // how long the failures have persisted, and the limit (+∞ when none).
+    // The window is this many buckets of equal time, so a control interval that wobbles (the live loop steps once its
+    // downstream queries return) or is skipped moves the window by time, not by steps.
+    private const int GoodputBuckets = 10;
+
+    // Per workflow slot: the window's outcomes (GoodputBuckets buckets each) and their sums, how long the failures have
+    // persisted, and the limit (+∞ when none).
     private long[] _failedRing = [];
     private long[] _succeededRing = [];
     private long[] _failedSum = [];
     private long[] _succeededSum = [];
     private double[] _failingSeconds = [];
     private double[] _goodputLimit = [];
-    private int _goodputSlots;
-    private long _goodputSteps;
+
+    // The policy's own clock (the sum of the intervals it was handed), the bucket it is in, and the seconds of intervals
+    // each bucket holds and all of them hold: the rates divide by the time actually counted.
+    private readonly double[] _bucketSeconds = new double[GoodputBuckets];
+    private double _goodputElapsed;
+    private long _goodputBucket = -1;
 
     /// <summary>
     /// Limits each workflow whose admitted requests have mostly failed for long enough to a multiple of its success
@@ -25,21 +33,37 @@ public sealed partial class BottleneckFairnessPolicy
     private void LimitToGoodput(LocalRateInputs inputs, Span<double> localRates, GoodputLimitOptions options)
     {
         var workflows = inputs.Workflows;
+        EnsureGoodputState(workflows.Length);
         var seconds = inputs.IntervalSeconds;
-        EnsureGoodputState(workflows.Length, Math.Max(1, (int)Math.Round(options.Window.TotalSeconds / seconds)));
-        var at = (int)(_goodputSteps++ % _goodputSlots);
-        var windowSeconds = seconds * _goodputSlots;
+        if (!(seconds > 0))
+        {
+            // No time passed (two steps at one timestamp): nothing new to count, and the limits stand.
+            ApplyGoodputLimits(localRates, workflows.Length);
+            return;
+        }
+
+        var window = options.Window.TotalSeconds;
+        var bucketSeconds = window / GoodputBuckets;
+        _goodputElapsed += seconds;
+        var at = AdvanceGoodputBuckets((long)Math.Floor((_goodputElapsed / bucketSeconds) + 1e-9), workflows.Length);
+        _bucketSeconds[at] += seconds;
+        var covered = 0.0;
+        foreach (var held in _bucketSeconds)
+        {
+            covered += held;
+        }
+
         for (var j = 0; j < workflows.Length; j++)
         {
             ref readonly var workflow = ref workflows[j];
-            var slot = (j * _goodputSlots) + at;
-            _failedSum[j] += workflow.Failed - _failedRing[slot];
-            _succeededSum[j] += workflow.Succeeded - _succeededRing[slot];
-            _failedRing[slot] = workflow.Failed;
-            _succeededRing[slot] = workflow.Succeeded;
+            var slot = (j * GoodputBuckets) + at;
+            _failedRing[slot] += workflow.Failed;
+            _succeededRing[slot] += workflow.Succeeded;
+            _failedSum[j] += workflow.Failed;
+            _succeededSum[j] += workflow.Succeeded;
 
-            var failed = _failedSum[j] / windowSeconds;
-            var succeeded = _succeededSum[j] / windowSeconds;
+            var failed = _failedSum[j] / covered;
+            var succeeded = _succeededSum[j] / covered;
             var mostlyFailing = failed > options.FailureFraction * (failed + succeeded);
             var evidence = _failedSum[j] >= options.MinimumFailures;
 
@@ -65,37 +89,62 @@ public sealed partial class BottleneckFairnessPolicy
             }
 
             _goodputLimit[j] = limit;
-            localRates[j] = Math.Min(localRates[j], limit);
+        }
+
+        ApplyGoodputLimits(localRates, workflows.Length);
+    }
+
+    private void ApplyGoodputLimits(Span<double> localRates, int workflows)
+    {
+        for (var j = 0; j < workflows; j++)
+        {
+            localRates[j] = Math.Min(localRates[j], _goodputLimit[j]);
         }
     }
 
-    private void EnsureGoodputState(int workflows, int slots)
+    /// <summary>Moves to bucket <paramref name="target"/>, emptying the buckets it passes; returns its index in the ring.</summary>
+    private int AdvanceGoodputBuckets(long target, int workflows)
     {
-        if (slots != _goodputSlots)
+        if (target > _goodputBucket)
         {
-            // A new window length (the interval changed): count afresh, keeping the limits.
-            _goodputSlots = slots;
-            _failedRing = new long[Math.Max(workflows, 16) * slots];
-            _succeededRing = new long[_failedRing.Length];
-            Array.Clear(_failedSum);
-            Array.Clear(_succeededSum);
+            // Empty every bucket from the one after the current to the target (all of them after a long gap).
+            var first = Math.Max(_goodputBucket + 1, target - GoodputBuckets + 1);
+            for (var b = first; b <= target; b++)
+            {
+                var at = (int)(b % GoodputBuckets);
+                _bucketSeconds[at] = 0;
+                for (var j = 0; j < workflows; j++)
+                {
+                    var slot = (j * GoodputBuckets) + at;
+                    _failedSum[j] -= _failedRing[slot];
+                    _succeededSum[j] -= _succeededRing[slot];
+                    _failedRing[slot] = 0;
+                    _succeededRing[slot] = 0;
+                }
+            }
+
+            _goodputBucket = target;
         }
 
-        if (_goodputLimit.Length < workflows)
+        return (int)(_goodputBucket % GoodputBuckets);
+    }
+
+    private void EnsureGoodputState(int workflows)
+    {
+        if (_goodputLimit.Length >= workflows)
         {
-            var from = _goodputLimit.Length;
-            var size = Math.Max(workflows, 16);
-            Array.Resize(ref _failedSum, size);
-            Array.Resize(ref _succeededSum, size);
-            Array.Resize(ref _failingSeconds, size);
-            Array.Resize(ref _goodputLimit, size);
-            _goodputLimit.AsSpan(from).Fill(double.PositiveInfinity);
+            return;
         }
 
-        if (_failedRing.Length < workflows * slots)
-        {
-            Array.Resize(ref _failedRing, Math.Max(workflows, 16) * slots);
-            Array.Resize(ref _succeededRing, _failedRing.Length);
-        }
+        // Slots are append-only, so a new workflow's state starts empty at the end.
+        var from = _goodputLimit.Length;
+        var size = Math.Max(workflows, Math.Max(16, from * 2));
+        Array.Resize(ref _failedSum, size);
+        Array.Resize(ref _succeededSum, size);
+        Array.Resize(ref _failingSeconds, size);
+        Array.Resize(ref _goodputLimit, size);
+        _goodputLimit.AsSpan(from).Fill(double.PositiveInfinity);
+        Array.Resize(ref _failedRing, size * GoodputBuckets);
+        Array.Resize(ref _succeededRing, size * GoodputBuckets);
     }
 }

@@ -27,7 +27,7 @@ namespace Cicero.Policies.RateLimiting;
 /// </para>
 /// <para>
 /// Single-threaded by contract: the rate adaptation controller calls it once per interval. It reads no clock, does no
-/// I/O and allocates nothing once its two scratch arrays have grown to the number of workflows.
+/// I/O and allocates nothing once its scratch and per-workflow arrays have grown to the number of workflows.
 /// </para>
 /// </remarks>
 public sealed partial class BottleneckFairnessPolicy : IRateLimitPolicy

@@ -17,7 +17,8 @@ namespace Cicero.Policies.RateLimiting;
 /// When, over <see cref="Window"/>, at least <see cref="MinimumFailures"/> of a workflow's admitted requests failed (timed
 /// out, or dropped further down) and they were more than <see cref="FailureFraction"/> of its outcomes, for
 /// <see cref="Persistence"/> on end, its σ is limited to <see cref="Headroom"/> × the rate at which its requests succeeded
-/// over the window, falling by at most <see cref="BottleneckFairnessOptions.MaxDecrease"/> per interval. While they do
+/// over the window: at once (the persistence is the patience), then falling by at most
+/// <see cref="BottleneckFairnessOptions.MaxDecrease"/> per interval while they keep failing. While they do
 /// not fail so, the limit grows by <see cref="Growth"/> per second, and at least to <see cref="Headroom"/> × the success
 /// rate; it is lifted once it exceeds <see cref="Headroom"/> × the workflow's arrival rate.
 /// </para>
@@ -52,8 +53,9 @@ public sealed class GoodputLimitOptions
     public double Headroom { get; set; } = 2;
 
     /// <summary>Gets or sets how fast the limit grows, a fraction per second, while the failures do not warrant it.</summary>
-    /// <value>1 (about 2.7x per second). Values must be in (0, 100]. Slower, a workflow limited during an overload's
-    /// aftermath stays starved long after it.</value>
+    /// <value>0.1 (10% a second). Values must be in (0, 100]. The limit also follows <see cref="Headroom"/> × the success
+    /// rate up, so a workflow whose admitted requests all succeed again doubles its limit about once per window; this is the
+    /// floor of the regrowth when few requests are admitted.</value>
     public double Growth { get; set; } = 0.1;
 
     internal GoodputLimitOptions Clone() => (GoodputLimitOptions)MemberwiseClone();

@@ -193,9 +193,13 @@ public sealed class CiceroServerInterceptorTests : IDisposable
             return r;
         });
 
-        // The application's own errors say nothing of load.
+        // The application's own errors say nothing of load, nor does a dependency down or a quota without Cicero's trailer.
         await Assert.ThrowsAsync<RpcException>(() => interceptor.UnaryServerHandler<string, string>(
             "a", new TestServerCallContext(), (_, _) => throw new RpcException(new Status(StatusCode.NotFound, "no such key"))));
+        await Assert.ThrowsAsync<RpcException>(() => interceptor.UnaryServerHandler<string, string>(
+            "a", new TestServerCallContext(), (_, _) => throw new RpcException(new Status(StatusCode.Unavailable, "dependency down"))));
+        await Assert.ThrowsAsync<RpcException>(() => interceptor.UnaryServerHandler<string, string>(
+            "a", new TestServerCallContext(), (_, _) => throw new RpcException(new Status(StatusCode.ResourceExhausted, "quota"))));
         await Assert.ThrowsAsync<InvalidOperationException>(() => interceptor.UnaryServerHandler<string, string>(
             "a", new TestServerCallContext(), (_, _) => throw new InvalidOperationException("boom")));
 
@@ -205,6 +209,28 @@ public sealed class CiceroServerInterceptorTests : IDisposable
         var model = Runtime.Model.Get(Runtime.Registry.Resolve("tenant-a"));
         Assert.Equal(2, model.LastIntervalSucceeded);
         Assert.Equal(3, model.LastIntervalFailed);
+    }
+
+    [Fact]
+    public async Task ResponseStreams_RecordNoOutcome_TheirCallersUsuallyEndThemByLeaving()
+    {
+        var interceptor = _cicero.Interceptor;
+        using var gone = new CancellationTokenSource();
+
+        await Assert.ThrowsAsync<OperationCanceledException>(() => interceptor.ServerStreamingServerHandler(
+            "a", new ListWriter<string>(), new TestServerCallContext(cancellationToken: gone.Token), async (string r, IServerStreamWriter<string> writer, ServerCallContext _) =>
+            {
+                await writer.WriteAsync(r);
+                await gone.CancelAsync();
+                throw new OperationCanceledException(gone.Token);
+            }));
+        await interceptor.ServerStreamingServerHandler("a", new ListWriter<string>(), new TestServerCallContext(), (string r, IServerStreamWriter<string> writer, ServerCallContext _) => writer.WriteAsync(r));
+        _clock.Advance(Runtime.Options.RateAdaptation.Interval);
+        Runtime.RateAdaptation.Step(_clock.GetTimestamp());
+
+        var model = Runtime.Model.Get(Runtime.Registry.Resolve("tenant-a"));
+        Assert.Equal(0, model.LastIntervalSucceeded);
+        Assert.Equal(0, model.LastIntervalFailed);
     }
 
     [Fact]

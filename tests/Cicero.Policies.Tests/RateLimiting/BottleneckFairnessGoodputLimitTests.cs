@@ -96,6 +96,59 @@ public class BottleneckFairnessGoodputLimitTests
     }
 
     [Fact]
+    public void IntervalsThatWobbleOrAreSkipped_CountByTime()
+    {
+        // The live loop steps once its downstream queries return: 60-140 ms apart, and now and then a tick skipped. The
+        // window then holds however many intervals fit in a second, and the rates divide by the time they cover.
+        var loop = new Loop(this, new BottleneckFairnessOptions());
+        var random = new Random(7);
+        for (var i = 0; i < 60; i++)
+        {
+            var seconds = i % 10 == 9 ? 0.2 : 0.06 + (0.08 * random.NextDouble());
+            loop.Run(intervals: 1, offered: 500, succeeded: (long)Math.Round(100 * seconds), failed: (long)Math.Round(400 * seconds), seconds);
+        }
+
+        // 100/s succeed (to the rounding of each interval's count): the limit sits near 200/s, not a fraction of it.
+        Assert.All(loop.Sigmas.TakeLast(20), s => Assert.InRange(s, 170, 230));
+    }
+
+    [Fact]
+    public void AnIntervalOfNoTime_CountsNothing_AndKeepsTheLimit()
+    {
+        var loop = new Loop(this, new BottleneckFairnessOptions());
+        loop.Run(intervals: 25, offered: 500, succeeded: 10, failed: 40);
+        Assert.Equal(200, loop.Sigmas[^1], 6);
+
+        // Two steps at one timestamp: the second closes an interval of 0 s (its counts are the last interval's again).
+        loop.Run(intervals: 1, offered: 500, succeeded: 10, failed: 40, seconds: 0);
+
+        Assert.Equal(200, loop.Sigmas[^1], 6);
+    }
+
+    [Fact]
+    public void ManyWorkflows_EachKeepsItsOwnWindow()
+    {
+        // More workflows than the state's first allocation: the 40th fails, the others succeed.
+        var policy = new BottleneckFairnessPolicy(new BottleneckFairnessOptions());
+        var workflows = Enumerable.Range(0, 40).Select(i => _registry.Resolve($"w{i}")).ToArray();
+        double[] rates = new double[workflows.Length];
+        for (var step = 0; step < 25; step++)
+        {
+            var inputs = LocalRateInputs.Create(
+                Interval,
+                [.. workflows.Select((w, i) => new WorkflowRateInputs(w, rates[i], double.PositiveInfinity, 500, 500) { Succeeded = i == 39 ? 10 : 50, Failed = i == 39 ? 40 : 0 })],
+                [],
+                [],
+                []);
+            Array.Fill(rates, double.PositiveInfinity);
+            policy.ComputeLocalRates(inputs, rates, 0);
+        }
+
+        Assert.Equal(200, rates[39], 6);
+        Assert.All(rates.Take(39), r => Assert.True(double.IsPositiveInfinity(r), $"σ is {r}"));
+    }
+
+    [Fact]
     public void OnByDefault_OffAsWritten_AndOffWhenNull()
     {
         var defaults = new BottleneckFairnessOptions().GoodputLimit;
@@ -105,6 +158,7 @@ public class BottleneckFairnessGoodputLimitTests
         Assert.Equal(TimeSpan.FromSeconds(1), defaults.Window);
         Assert.Equal(TimeSpan.FromSeconds(2), defaults.Persistence);
         Assert.Equal(2, defaults.Headroom);
+        Assert.Equal(0.1, defaults.Growth);
         Assert.Null(BottleneckFairnessOptions.AsWritten().GoodputLimit);
 
         var off = new Loop(this, new BottleneckFairnessOptions { GoodputLimit = null });
@@ -145,7 +199,7 @@ public class BottleneckFairnessGoodputLimitTests
 
         public List<double> Sigmas { get; } = [];
 
-        public void Run(int intervals, double offered, long succeeded, long failed)
+        public void Run(int intervals, double offered, long succeeded, long failed, double seconds = Interval)
         {
             for (var i = 0; i < intervals; i++)
             {
@@ -154,7 +208,7 @@ public class BottleneckFairnessGoodputLimitTests
                     Succeeded = succeeded,
                     Failed = failed,
                 };
-                var inputs = LocalRateInputs.Create(Interval, [workflow], [], [], []);
+                var inputs = LocalRateInputs.Create(seconds, [workflow], [], [], []);
                 double[] rates = [double.PositiveInfinity];
                 _policy.ComputeLocalRates(inputs, rates, 0);
                 _sigma = rates[0];

@@ -260,8 +260,12 @@ public sealed partial class TopologySimulation
 
         _inFlight--;
         _metrics.Outcome(request, outcome, Now, Second(Now));
-        // The entry learns what its caller got, as a gRPC entry point's interceptor does (decision 0011, ninth amendment).
-        request.AdmittedBy?.Runtime.RecordEntryOutcome(request.Context!, request.AdmittedAt, outcome.IsOk);
+        // The entry learns what its caller got, as a gRPC entry point's interceptor does (decision 0011, ninth amendment):
+        // a result, or a drop or timeout; a replica down (no replica, unavailable) says nothing of load.
+        if (request.AdmittedBy is { } entry && (outcome.IsOk || outcome.Kind == OutcomeKind.Dropped || outcome.Reason == Outcome.Timeout))
+        {
+            entry.Runtime.RecordEntryOutcome(request.Context!, request.AdmittedAt, outcome.IsOk);
+        }
         if (outcome.IsOk)
         {
             CompletionObserver?.Invoke(request.Workflow.Name, (double)Now / TimeSpan.TicksPerSecond, (Now - request.ArrivedAt) / (double)TimeSpan.TicksPerMillisecond);
