@@ -203,12 +203,7 @@ public sealed class CiceroServerInterceptorTests : IDisposable
         await Assert.ThrowsAsync<InvalidOperationException>(() => interceptor.UnaryServerHandler<string, string>(
             "a", new TestServerCallContext(), (_, _) => throw new InvalidOperationException("boom")));
 
-        _clock.Advance(Runtime.Options.RateAdaptation.Interval);
-        Runtime.RateAdaptation.Step(_clock.GetTimestamp());
-
-        var model = Runtime.Model.Get(Runtime.Registry.Resolve("tenant-a"));
-        Assert.Equal(2, model.LastIntervalSucceeded);
-        Assert.Equal(3, model.LastIntervalFailed);
+        Assert.Equal((2, 3), CloseIntervalAndCountOutcomes(Runtime, "tenant-a"));
     }
 
     [Fact]
@@ -225,12 +220,7 @@ public sealed class CiceroServerInterceptorTests : IDisposable
                 throw new OperationCanceledException(gone.Token);
             }));
         await interceptor.ServerStreamingServerHandler("a", new ListWriter<string>(), new TestServerCallContext(), (string r, IServerStreamWriter<string> writer, ServerCallContext _) => writer.WriteAsync(r));
-        _clock.Advance(Runtime.Options.RateAdaptation.Interval);
-        Runtime.RateAdaptation.Step(_clock.GetTimestamp());
-
-        var model = Runtime.Model.Get(Runtime.Registry.Resolve("tenant-a"));
-        Assert.Equal(0, model.LastIntervalSucceeded);
-        Assert.Equal(0, model.LastIntervalFailed);
+        Assert.Equal((0, 0), CloseIntervalAndCountOutcomes(Runtime, "tenant-a"));
     }
 
     [Fact]
@@ -243,12 +233,7 @@ public sealed class CiceroServerInterceptorTests : IDisposable
         await interior.Interceptor.UnaryServerHandler("a", new TestServerCallContext(requestHeaders: new Metadata { { CiceroMetadataKeys.Context, header } }), (string r, ServerCallContext _) => Task.FromResult(r));
         await Assert.ThrowsAsync<RpcException>(() => interior.Interceptor.UnaryServerHandler<string, string>(
             "a", new TestServerCallContext(requestHeaders: new Metadata { { CiceroMetadataKeys.Context, header } }), (_, _) => throw new RpcException(new Status(StatusCode.DeadlineExceeded, "late"))));
-        _clock.Advance(interior.Runtime.Options.RateAdaptation.Interval);
-        interior.Runtime.RateAdaptation.Step(_clock.GetTimestamp());
-
-        var model = interior.Runtime.Model.Get(interior.Runtime.Registry.Resolve("t"));
-        Assert.Equal(0, model.LastIntervalSucceeded);
-        Assert.Equal(0, model.LastIntervalFailed);
+        Assert.Equal((0, 0), CloseIntervalAndCountOutcomes(interior.Runtime, "t"));
     }
 
     [Fact]
@@ -591,5 +576,14 @@ public sealed class CiceroServerInterceptorTests : IDisposable
             "x", new TestServerCallContext(requestHeaders: headers), (string r, ServerCallContext _) => Task.FromResult(r)));
         Assert.Equal(StatusCode.InvalidArgument, ex.StatusCode);
         return ex.Status.Detail;
+    }
+
+    /// <summary>Closes the model's interval and reads the callers' outcomes it counted for <paramref name="workflow"/>.</summary>
+    private (long Succeeded, long Failed) CloseIntervalAndCountOutcomes(CiceroRuntime runtime, string workflow)
+    {
+        _clock.Advance(runtime.Options.RateAdaptation.Interval);
+        runtime.RateAdaptation.Step(_clock.GetTimestamp());
+        var model = runtime.Model.Get(runtime.Registry.Resolve(workflow));
+        return (model.LastIntervalSucceeded, model.LastIntervalFailed);
     }
 }
