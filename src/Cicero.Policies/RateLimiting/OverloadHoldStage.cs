@@ -1,53 +1,56 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.RateAdaptation;
-
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary><see cref="BottleneckFairnessOptions.OverloadHold"/>: a workflow cut in a real overload stays held.</summary>
-public sealed partial class BottleneckFairnessPolicy
+internal sealed class OverloadHoldStage : RateControlStage
 {
     // A held workflow counts in the sharing at this multiple of its load, so its σ can at most double per interval.
     private const double HeldDemandFactor = 2;
 
-    // Per workflow slot: whether it is held.
+    private readonly OverloadHoldOptions _hold;
+    private readonly double _minimumRate;
+    private readonly double _smallestRatio;
+    private readonly double _rampHeadroom;
+    private readonly double _targetLoad;
+
+    // Per workflow slot: whether it is held; and scratch for the loads and the shares.
     private bool[] _held = [];
+    private double[] _loads = [];
+    private double[] _shares = [];
 
-    /// <summary>
-    /// Starts holding workflow <paramref name="j"/>, cut where the bottleneck's demand stood at <paramref name="overload"/>
-    /// (φ, negative), if it was limited already: the first cut of a workflow never limited (σ = +∞) does not start a hold.
-    /// </summary>
-    /// <remarks>
-    /// Starting one there too, in the flood's first interval, took the simulated 10x flood under FIFO from 97.6% of
-    /// capacity to 65.4%, with 310 of a compliant tenant's 2,464 requests timed out (docs/decisions/0011, eighth
-    /// amendment): the level is then read from that interval's flood.
-    /// </remarks>
-    private void StartHold(int j, in WorkflowRateInputs workflow, double overload, bool flood, OverloadHoldOptions hold)
+    /// <summary>Creates the stage from the hold's options and the policy's (validated) options.</summary>
+    public OverloadHoldStage(OverloadHoldOptions hold, BottleneckFairnessOptions options)
     {
-        if (!(flood || overload < -hold.MinimumOverload) || !double.IsFinite(workflow.CurrentRate))
-        {
-            return;
-        }
-
-        if (_held.Length <= j)
-        {
-            Array.Resize(ref _held, Math.Max(j + 1, 16));
-        }
-
-        _held[j] = true;
+        _hold = hold;
+        _minimumRate = options.MinimumRate;
+        _smallestRatio = 1 - options.MaxDecrease;
+        _rampHeadroom = options.RampHeadroom;
+        _targetLoad = options.TargetLoad;
     }
 
     /// <summary>
-    /// Keeps each held workflow's σ at the rate that brings its load on every resource it uses to its max-min share of the
-    /// hold's utilization of the target load; releases one that no longer uses its limit.
+    /// Starts holding each workflow the allocator cut in a real overload, then keeps each held workflow's σ at the rate
+    /// that brings its load on every resource it uses to its max-min share of the hold's utilization of the target load;
+    /// releases one that no longer uses its limit.
     /// </summary>
-    private void ApplyHold(LocalRateInputs inputs, Span<double> localRates, OverloadHoldOptions hold)
+    public override void Apply(RateControlInterval interval, Span<double> localRates)
     {
+        var inputs = interval.Inputs;
         var workflows = inputs.Workflows;
         var n = workflows.Length;
         if (_held.Length < n)
         {
             Array.Resize(ref _held, Math.Max(n, 16));
+        }
+
+        var reading = interval.Reading;
+        for (var j = 0; j < n; j++)
+        {
+            if (interval.WasCut(j))
+            {
+                StartHold(j, workflows[j].CurrentRate, reading.Overload, reading.Flood);
+            }
         }
 
         var anyHeld = false;
@@ -66,7 +69,6 @@ public sealed partial class BottleneckFairnessPolicy
             return;
         }
 
-        // The bottleneck's scratch, free again by now: loads in one, the demands shared out and then the shares in the other.
         if (_loads.Length < n)
         {
             _loads = new double[n];
@@ -87,7 +89,7 @@ public sealed partial class BottleneckFairnessPolicy
             var others = false;
             for (var j = 0; j < n; j++)
             {
-                var load = loads[j] = Load(inputs, j, k);
+                var load = loads[j] = interval.Load(j, k);
                 var held = _held[j] && load > 0;
                 heldHere |= held;
                 others |= !held && load > 0;
@@ -100,7 +102,7 @@ public sealed partial class BottleneckFairnessPolicy
             }
 
             // Holding a workflow below the target protects only the others: with nobody else on the resource, it may fill it.
-            var utilization = others ? hold.Utilization : 1;
+            var utilization = others ? _hold.Utilization : 1;
             MaxMinFairness.Allocate(shares, resources[k].Capacity * _targetLoad * utilization, shares);
             for (var j = 0; j < n; j++)
             {
@@ -118,5 +120,24 @@ public sealed partial class BottleneckFairnessPolicy
                 localRates[j] = Math.Max(_minimumRate, Math.Min(localRates[j], Math.Max(level, sigma * _smallestRatio)));
             }
         }
+    }
+
+    /// <summary>
+    /// Starts holding workflow <paramref name="j"/>, cut where the bottleneck's demand stood at <paramref name="overload"/>
+    /// (φ, negative), if it was limited already: the first cut of a workflow never limited (σ = +∞) does not start a hold.
+    /// </summary>
+    /// <remarks>
+    /// Starting one there too, in the flood's first interval, took the simulated 10x flood under FIFO from 97.6% of
+    /// capacity to 65.4%, with 310 of a compliant tenant's 2,464 requests timed out (docs/decisions/0011, eighth
+    /// amendment): the level is then read from that interval's flood.
+    /// </remarks>
+    private void StartHold(int j, double sigma, double overload, bool flood)
+    {
+        if (!(flood || overload < -_hold.MinimumOverload) || !double.IsFinite(sigma))
+        {
+            return;
+        }
+
+        _held[j] = true;
     }
 }

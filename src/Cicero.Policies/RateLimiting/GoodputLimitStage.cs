@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.RateAdaptation;
-
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary><see cref="BottleneckFairnessOptions.GoodputLimit"/>: an entry point admits about what gets through.</summary>
-public sealed partial class BottleneckFairnessPolicy
+internal sealed class GoodputLimitStage : RateControlStage
 {
     // The window is this many buckets of equal time, so a control interval that wobbles (the live loop steps once its
     // downstream queries return) or is skipped moves the window by time, not by steps.
@@ -23,15 +21,28 @@ public sealed partial class BottleneckFairnessPolicy
     // The policy's own clock (the sum of the intervals it was handed), the bucket it is in, and the seconds of intervals
     // each bucket holds and all of them hold: the rates divide by the time actually counted.
     private readonly double[] _bucketSeconds = new double[GoodputBuckets];
+    private readonly GoodputLimitOptions _options;
+    private readonly double _minimumRate;
+    private readonly double _smallestRatio;
     private double _goodputElapsed;
     private long _goodputBucket = -1;
+
+    /// <summary>Creates the stage from the limit's options and the policy's (validated) options.</summary>
+    public GoodputLimitStage(GoodputLimitOptions options, BottleneckFairnessOptions policy)
+    {
+        _options = options;
+        _minimumRate = policy.MinimumRate;
+        _smallestRatio = 1 - policy.MaxDecrease;
+    }
 
     /// <summary>
     /// Limits each workflow whose admitted requests have mostly failed for long enough to a multiple of its success
     /// rate; grows the limit back, and lifts it, once they no longer do.
     /// </summary>
-    private void LimitToGoodput(LocalRateInputs inputs, Span<double> localRates, GoodputLimitOptions options)
+    public override void Apply(RateControlInterval interval, Span<double> localRates)
     {
+        var inputs = interval.Inputs;
+        var options = _options;
         var workflows = inputs.Workflows;
         EnsureGoodputState(workflows.Length);
         var seconds = inputs.IntervalSeconds;

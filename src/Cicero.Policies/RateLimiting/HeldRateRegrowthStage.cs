@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.RateAdaptation;
-
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary><see cref="BottleneckFairnessOptions.HeldRateRegrowth"/>: how fast a held-back workflow's σ grows again.</summary>
-public sealed partial class BottleneckFairnessPolicy
+internal sealed class HeldRateRegrowthStage(HeldRateRegrowthOptions regrowth) : RateControlStage
 {
     // A fall of σ by more than this fraction in one interval is a cut whose origin (σ′ or a resource here) is remembered.
     private const double CutFraction = 0.1;
@@ -18,8 +16,9 @@ public sealed partial class BottleneckFairnessPolicy
     /// more than its last σ, while its last cut is still warranted: it came from downstream, or a resource here is still
     /// busy. Limiting σ^local is enough, since the announced σ is the smaller of the two.
     /// </summary>
-    private void LimitRegrowth(LocalRateInputs inputs, Span<double> localRates, HeldRateRegrowthOptions regrowth)
+    public override void Apply(RateControlInterval interval, Span<double> localRates)
     {
+        var inputs = interval.Inputs;
         var workflows = inputs.Workflows;
         if (_cutByDownstream.Length < workflows.Length)
         {
