@@ -110,11 +110,9 @@ internal sealed class Handler : LeaseFrame, IStepParent
         ArrivedAt = Instance.Simulation.Now;
         if (!_isEntry)
         {
-            // Interior instances do not enforce σ (the entry does), but their model must see arrivals per caller and
-            // admissions, or α and the per-caller shares of their answers would be wrong.
-            var model = Instance.Model.Get(Instance.Registry.Resolve(Context));
-            model.RecordArrival(_caller);
-            model.RecordAdmitted();
+            // Interior hops are counted, not admitted (docs/decisions/0018): the call Cicero.Grpc's server interceptor
+            // makes with ThrottleInteriorCalls off, so α and the callers' shares are measured by one code path.
+            Instance.Admission.Count(Context, _caller);
         }
 
         var pool = Instance.Service.ThreadPool;
