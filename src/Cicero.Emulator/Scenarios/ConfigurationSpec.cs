@@ -129,6 +129,14 @@ public sealed class ConfigurationSpec
     public bool? RateGoodputLimit { get; set; }
 
     /// <summary>
+    /// Gets or sets bottleneck fairness's options as one JSON object (<c>rateControlOptions</c>), bound by name onto the preset's
+    /// <c>BottleneckFairnessOptions</c> with the configuration binder after the <c>rate*</c> fields above, e.g.
+    /// <c>{ "demandSmoothingTime": "00:00:04", "overloadHold": { "utilization": 0.7 } }</c>; an unknown name is an error.
+    /// <see langword="null"/> keeps the preset.
+    /// </summary>
+    public System.Text.Json.JsonElement? RateControlOptions { get; set; }
+
+    /// <summary>
     /// Gets how far above a workflow's arrival rate a downstream bottleneck rate still constrains it
     /// (<c>RateAdaptationOptions.DownstreamHeadroom</c>): +∞ under <c>bottleneck-fairness-paper</c>, as Algorithm 3 is
     /// written, else the library's default.
@@ -145,7 +153,7 @@ public sealed class ConfigurationSpec
     /// </summary>
     internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog)
     {
-        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null && RateOverloadHold is null && RateGoodputLimit is null)
+        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null && RateOverloadHold is null && RateGoodputLimit is null && RateControlOptions is null)
         {
             return catalog;
         }
@@ -170,6 +178,11 @@ public sealed class ConfigurationSpec
             false => null,
             null => options.GoodputLimit,
         };
+        if (RateControlOptions is { } rateControl)
+        {
+            RateControlBinding.Bind(rateControl, options);
+        }
+
         var name = asWritten ? Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten : Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairness;
         return Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
             .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(name, options))

@@ -227,6 +227,12 @@ internal sealed partial class ScenarioValidator
             Error(path + ".rateOverloadHold", $"must be in (0, 1] (a utilization of the target load), was {F(hold)}");
         }
 
+        if (configuration.RateControlOptions is { } rateControl
+            && RateControlBinding.Check(rateControl, string.Equals(configuration.RateLimitPolicy, RateLimitPolicies.BottleneckFairnessAsWritten, StringComparison.OrdinalIgnoreCase)) is { } problem)
+        {
+            Error(path + ".rateControlOptions", problem);
+        }
+
         if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))
         {
             Error(path + ".c3MaxTokens", $"must be >= 1, was {F(tokens)}");

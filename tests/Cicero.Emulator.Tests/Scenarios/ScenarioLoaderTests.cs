@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Emulator.Scenarios;
+using Cicero.Policies.RateLimiting;
 
 namespace Cicero.Emulator.Tests.Scenarios;
 
@@ -156,6 +157,30 @@ public sealed class ScenarioLoaderTests
         Assert.Equal(4000, parsed.RateDemandSmoothingMs);
         Assert.Equal(0.8, parsed.RateOverloadHold);
         Assert.False(parsed.RateGoodputLimit);
+    }
+
+    [Fact]
+    public void RateControlOptions_BindOntoThePolicyOptions_AndAnUnknownNameIsAnError()
+    {
+        var configurations = """[{ "name": "rc", "rateControlOptions": { "overloadHold": { "utilization": 0.6 }, "demandSmoothingTime": "00:00:04", "goodputLimit": { "headroom": 3 } } }]""";
+        var configuration = ScenarioLoader.Parse(ScenarioLoader.ToJson(ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)))).Configurations!.Single();
+        var options = new BottleneckFairnessOptions();
+
+        RateControlBinding.Bind(configuration.RateControlOptions!.Value, options);
+
+        Assert.Equal(0.6, options.OverloadHold!.Utilization);
+        Assert.Equal(TimeSpan.FromSeconds(4), options.DemandSmoothingTime);
+        Assert.Equal(3, options.GoodputLimit!.Headroom);
+        Assert.Equal(new GoodputLimitOptions().Window, options.GoodputLimit.Window);
+
+        var scenario = ScenarioLoader.Parse(TestScenarios.Json());
+        scenario.Configurations![0].RateControlOptions = System.Text.Json.JsonDocument.Parse("""{ "overloadHolds": 1, "maxDecrease": 2 }""").RootElement;
+        var problem = Assert.Single(ScenarioLoader.Validate(scenario), e => e.Path == "configurations[0].rateControlOptions");
+        Assert.Contains("overloadHolds", problem.Message, StringComparison.Ordinal);
+
+        scenario.Configurations[0].RateControlOptions = System.Text.Json.JsonDocument.Parse("""{ "maxDecrease": 2 }""").RootElement;
+        problem = Assert.Single(ScenarioLoader.Validate(scenario), e => e.Path == "configurations[0].rateControlOptions");
+        Assert.Contains("MaxDecrease", problem.Message, StringComparison.Ordinal);
     }
 
     [Fact]
