@@ -58,10 +58,8 @@ internal static class GenerateCommands
         var count = new Option<int>("--count") { Description = "How many seeds, from --from on.", DefaultValueFactory = _ => 100 };
         var kind = Kind();
         var failures = new Option<string?>("--failures") { Description = "A folder to write each failing seed's scenario to (regression scenarios)." };
-        var limit = new Option<string?>("--limit-aggressor")
-        {
-            Description = "Instead of rate control, limit the aggressor perfectly, and check its compliant tenants under baseline and drr: a utilization in (0, 1] (it offers the rate that brings the bottleneck there: the ceiling any rate control filling the bottleneck that far meets), or 'fair' (it offers its fair share, an even split of the bottleneck over all tenants). Seeds without an aggressor are skipped.",
-        };
+        var parallel = new Option<int?>("--parallel") { Description = "How many seeds to check at once. Default: every core. The results are the same for any value." };
+        var json = new Option<string?>("--json") { Description = "A file to write each seed's verdict to (the clauses, their margins and what the worst came from)." };
         var regrowth = new Option<bool?>("--held-rate-regrowth")
         {
             Description = "Run rc and rc+drr with the bottleneck-fairness policy's held-rate regrowth limit on (true) or off (false, the default): held back after a cut, a workflow's rate grows again by 2% a second plus 1/s while the cut is still warranted (BottleneckFairnessOptions.HeldRateRegrowth).",
@@ -84,9 +82,9 @@ internal static class GenerateCommands
         };
         var command = new Command(
             "check",
-            "Checks the rate-control guarantee (docs/reliability.md) on generated topologies, one seed after another, and prints the pass rate and the slowest and worst seeds. Exit code 4 if any seed fails.")
+            "Checks the rate-control guarantee (docs/reliability.md §8) on generated topologies, 5 paired run seeds each: healthy ones against the same scheduler without rate control, aggressor ones against static limits; prints each seed, the slowest and worst, and as its last line the pass counts per clause. Exit code 4 if any seed fails.")
         {
-            from, count, kind, failures, limit, regrowth, smoothing, confidence, hold, goodput,
+            from, count, kind, failures, parallel, json, regrowth, smoothing, confidence, hold, goodput,
         };
         command.SetAction(parse =>
         {
@@ -105,25 +103,9 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--from {parse.GetValue(from)} --count {parse.GetValue(count)} runs past the last seed, {ScenarioGenerator.MaxSeed}."), ExitCodes.InvalidCommandLine);
             }
 
-            double? utilization = null;
-            if (parse.GetValue(limit) is { } limitText && limitText != FairShare)
+            if (parse.GetValue(parallel) is < 1)
             {
-                if (!double.TryParse(limitText, NumberStyles.Float, CultureInfo.InvariantCulture, out var parsed) || !(parsed > 0 && parsed <= 1))
-                {
-                    return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor must be a utilization in (0, 1] or '{FairShare}', got '{limitText}'.", ExitCodes.InvalidCommandLine);
-                }
-
-                utilization = parsed;
-            }
-
-            if (parse.GetValue(limit) is not null && parse.GetValue(kind) is { } chosen && chosen != GeneratedLoadKinds.Aggressor)
-            {
-                return CommandErrors.Report(errors, "Invalid options.", $"--limit-aggressor needs an aggressor; --kind {chosen} has none.", ExitCodes.InvalidCommandLine);
-            }
-
-            if (parse.GetValue(limit) is not null && (parse.GetValue(regrowth) is not null || parse.GetValue(smoothing) is not null || parse.GetValue(confidence) is not null || parse.GetValue(hold) is not null || parse.GetValue(goodput) is not null))
-            {
-                return CommandErrors.Report(errors, "Invalid options.", "--held-rate-regrowth, --demand-smoothing, --overload-confidence, --overload-hold and --goodput-limit tune rate control, and --limit-aggressor runs without it; use one or the other.", ExitCodes.InvalidCommandLine);
+                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--parallel must be at least 1, got {parse.GetValue(parallel)}."), ExitCodes.InvalidCommandLine);
             }
 
             if (parse.GetValue(hold) is { } fraction && !(fraction > 0 && fraction <= 1))
@@ -141,11 +123,9 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--overload-confidence must be in [0, 10] standard errors, got {z}."), ExitCodes.InvalidCommandLine);
             }
 
-            Func<GeneratedScenario, GuaranteeReport>? limited = parse.GetValue(limit) is null ? null
-                : utilization is { } fill ? generated => RateControlGuarantee.CheckLimitedAggressor(generated, fill)
-                : RateControlGuarantee.CheckAggressorAtFairShare;
             var tuning = new RateControlTuning(parse.GetValue(regrowth), parse.GetValue(smoothing), parse.GetValue(confidence), parse.GetValue(hold), parse.GetValue(goodput));
-            return Check(console, parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(failures), limited, tuning);
+            var sweep = new CheckSweep(parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(parallel) ?? Environment.ProcessorCount, tuning);
+            return CheckCommand.Run(console, errors, sweep, parse.GetValue(failures), parse.GetValue(json));
         });
         return command;
     }
@@ -153,66 +133,10 @@ internal static class GenerateCommands
     private static string SeedRange(string option, int value) =>
         string.Create(CultureInfo.InvariantCulture, $"{option} must be a seed from 0 to {ScenarioGenerator.MaxSeed}, got {value} (a negative seed, or {int.MaxValue}, would repeat the scenario of another).");
 
-    // The value of --limit-aggressor that limits the aggressor to its fair share.
-    private const string FairShare = "fair";
-
     private static Option<string?> Kind()
     {
         var kind = new Option<string?>("--kind") { Description = "The load: " + string.Join(", ", GeneratedLoadKinds.All) + ". Default: chosen by the seed." };
         kind.AcceptOnlyFromAmong([.. GeneratedLoadKinds.All]);
         return kind;
-    }
-
-    private static int Check(IAnsiConsole console, int from, int count, string? kind, string? failureFolder, Func<GeneratedScenario, GuaranteeReport>? limitedAggressor, RateControlTuning tuning)
-    {
-        var results = new List<(GuaranteeReport Report, TimeSpan Wall)>();
-        for (var seed = from; seed < from + count; seed++)
-        {
-            var started = TimeProvider.System.GetTimestamp();
-            var generated = ScenarioGenerator.Generate(seed, kind);
-            tuning.Apply(generated.Scenario);
-            if (limitedAggressor is not null && generated.Aggressor is null)
-            {
-                continue;
-            }
-
-            var report = limitedAggressor is null ? RateControlGuarantee.Check(generated) : limitedAggressor(generated);
-            var wall = TimeProvider.System.GetElapsedTime(started);
-            results.Add((report, wall));
-            var line = string.Create(
-                CultureInfo.InvariantCulture,
-                $"seed {seed} {report.LoadKind}: {(report.Passed ? "pass" : "FAIL")} in {wall.TotalSeconds:F1} s, worst margin {report.WorstMargin:F3} ({report.WorstCheck})");
-            console.WriteLine(line);
-            foreach (var violation in report.Violations)
-            {
-                console.WriteLine("    " + violation);
-            }
-
-            if (!report.Passed && failureFolder is not null)
-            {
-                Directory.CreateDirectory(failureFolder);
-                File.WriteAllText(Path.Combine(failureFolder, string.Create(CultureInfo.InvariantCulture, $"generated-{seed}.json")), ScenarioLoader.ToJson(generated.Scenario));
-            }
-        }
-
-        if (results.Count == 0)
-        {
-            console.WriteLine("No seed in the range has an aggressor to limit.");
-            return ExitCodes.Success;
-        }
-
-        var passed = results.Count(r => r.Report.Passed);
-        console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{passed} of {results.Count} seeds passed ({100.0 * passed / results.Count:F2}%), {results.Sum(r => r.Wall.TotalSeconds):F0} s in all."));
-        foreach (var (report, wall) in results.OrderByDescending(r => r.Wall).Take(3))
-        {
-            console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"slowest: seed {report.Seed} {wall.TotalSeconds:F1} s ({report.Description})"));
-        }
-
-        foreach (var (report, _) in results.OrderBy(r => r.Report.WorstMargin).Take(5))
-        {
-            console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"worst: seed {report.Seed} margin {report.WorstMargin:F3}: {report.WorstCheck}"));
-        }
-
-        return passed == results.Count ? ExitCodes.Success : ExitCodes.RunFailed;
     }
 }

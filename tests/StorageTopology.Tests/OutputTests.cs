@@ -54,18 +54,12 @@ public sealed class OutputTests
     }
 
     [Theory]
-    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "1.5" }, "--limit-aggressor must be a utilization in (0, 1] or 'fair', got '1.5'.")]
-    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "half" }, "--limit-aggressor must be a utilization in (0, 1] or 'fair', got 'half'.")]
-    [InlineData(new[] { "check", "--count", "1", "--kind", "steady", "--limit-aggressor", "0.8" }, "--limit-aggressor needs an aggressor; --kind steady has none.")]
-    [InlineData(new[] { "check", "--count", "1", "--kind", "bursty", "--limit-aggressor", "fair" }, "--limit-aggressor needs an aggressor; --kind bursty has none.")]
-    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "fair", "--held-rate-regrowth", "false" }, "--held-rate-regrowth, --demand-smoothing, --overload-confidence, --overload-hold and --goodput-limit tune rate control, and --limit-aggressor runs without it; use one or the other.")]
-    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "fair", "--goodput-limit", "false" }, "--held-rate-regrowth, --demand-smoothing, --overload-confidence, --overload-hold and --goodput-limit tune rate control, and --limit-aggressor runs without it; use one or the other.")]
-    [InlineData(new[] { "check", "--count", "1", "--limit-aggressor", "0.7", "--overload-hold", "0.7" }, "--held-rate-regrowth, --demand-smoothing, --overload-confidence, --overload-hold and --goodput-limit tune rate control, and --limit-aggressor runs without it; use one or the other.")]
+    [InlineData(new[] { "check", "--count", "1", "--parallel", "0" }, "--parallel must be at least 1, got 0.")]
     [InlineData(new[] { "check", "--count", "1", "--overload-hold", "1.5" }, "--overload-hold must be a utilization in (0, 1], got 1.5.")]
     [InlineData(new[] { "check", "--count", "1", "--overload-hold", "0" }, "--overload-hold must be a utilization in (0, 1], got 0.")]
     [InlineData(new[] { "check", "--count", "1", "--demand-smoothing", "-2" }, "--demand-smoothing must be in [0, 600] seconds, got -2.")]
     [InlineData(new[] { "check", "--count", "1", "--overload-confidence", "12" }, "--overload-confidence must be in [0, 10] standard errors, got 12.")]
-    public async Task CheckLimitAggressor_BadUse_SaysWhy(string[] args, string message)
+    public async Task Check_BadOption_SaysWhy(string[] args, string message)
     {
         var (code, _, errors) = await Cli.RunAsync(args, Limit);
 

@@ -38,6 +38,9 @@ public sealed class GeneratedScenario
     /// <summary>Gets the bursting tenant's workflow, for <see cref="GeneratedLoadKinds.Bursty"/>.</summary>
     public string? Bursty { get; init; }
 
+    /// <summary>Gets each workflow's cost: the bottleneck's capacity a request of it uses, in requests of unit cost.</summary>
+    public required IReadOnlyDictionary<string, double> Costs { get; init; }
+
     /// <summary>Gets the workflows offered load by well-behaved tenants (every one but the aggressor).</summary>
     public required IReadOnlyList<string> Compliant { get; init; }
 

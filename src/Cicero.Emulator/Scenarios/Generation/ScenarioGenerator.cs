@@ -171,10 +171,12 @@ public static class ScenarioGenerator
         }
 
         var names = new List<string>();
+        var costOf = new Dictionary<string, double>(StringComparer.Ordinal);
         for (var t = 0; t < tenants; t++)
         {
             var name = "t" + (t + 1).ToString(CultureInfo.InvariantCulture);
             names.Add(name);
+            costOf[name] = costs[t];
             scenario.Workflows.Add(Workflow(name, services, meanMs, costs[t]));
             var rate = load * capacity[bottleneckIndex] * weights[t] / weightedCost;
             scenario.Workloads.Add(new WorkloadSpec { Workflow = name, RatePerSecond = Round(rate) });
@@ -189,6 +191,7 @@ public static class ScenarioGenerator
             aggressor = "aggressor";
             factor = 2 + (random.NextDouble() * 8);
             var aggressorCost = 0.5 + (random.NextDouble() * 1.5);
+            costOf[aggressor] = aggressorCost;
             scenario.Workflows.Add(Workflow(aggressor, services, meanMs, aggressorCost));
             var share = capacity[bottleneckIndex] / aggressorCost / (tenants + 1);
             scenario.Workloads.Add(new WorkloadSpec { Workflow = aggressor, RatePerSecond = Round(factor * share) });
@@ -205,6 +208,7 @@ public static class ScenarioGenerator
             // One more tenant, on for 2 s in every 10 at 5x its average; at its peak the total stays within capacity.
             bursty = "bursty";
             var average = (0.95 - load) / 5 * capacity[bottleneckIndex];
+            costOf[bursty] = 1;
             scenario.Workflows.Add(Workflow(bursty, services, meanMs, 1));
             scenario.Workloads.Add(new WorkloadSpec
             {
@@ -237,6 +241,7 @@ public static class ScenarioGenerator
             AggressorFactor = factor,
             Bursty = bursty,
             Compliant = names,
+            Costs = costOf,
         };
     }
 
