@@ -129,7 +129,7 @@ internal static class ReproduceCommand
         var claims = sections.SelectMany(s => s.Claims).ToList();
         foreach (var claim in claims)
         {
-            output.WriteLine($"{claim.Verdict,-10} {(claim.Checked ? "checked" : "       ")} {claim.Id}: {claim.Ours}");
+            output.WriteLine($"{claim.Verdict,-10} {(claim.Checked ? "checked" : "       ")} {claim.Id}: paper {claim.Paper} | ours {claim.Ours}");
         }
 
         output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{claims.Count(c => c.Holds)} of {claims.Count} claims hold; ran in {clock.Elapsed.TotalSeconds:0} s."));

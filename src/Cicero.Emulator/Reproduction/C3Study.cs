@@ -87,7 +87,8 @@ public static class C3Study
         claims.Add(Verdicts.Claim(
             "c3.t10-similar", "At T = 10 ms C3 performs similarly to LOR (p99)", "similar bars",
             F($"C3/LOR p99 {Verdicts.Ci(c3Lor10, "0.00")}"), Verdicts.Within(c3Lor10, 0.8, 1.25),
-            "Similar read as: the interval of the per-seed ratio lies inside (0.8, 1.25). RR is worse than both at this interval (see the table)."));
+            "Similar read as: the interval of the per-seed ratio lies inside (0.8, 1.25). RR is worse than both at this interval (see the table).",
+            isChecked: !settings.Reduced));
         var c3High = R(High, 500, SimulationSelectorNames.C3);
         var lorHigh = R(High, 500, SimulationSelectorNames.LeastOutstandingFirstTie);
         claims.Add(Verdicts.Claim(

@@ -37,7 +37,12 @@ internal static class Verdicts
 
     /// <summary>A claim with a verdict already computed.</summary>
     public static ReproductionClaim Claim(string id, string claim, string paper, string ours, ReproductionVerdict verdict, string reason, bool isChecked = true) =>
-        new(id, claim, paper, ours, verdict, verdict == ReproductionVerdict.Reproduced ? string.Empty : reason, isChecked);
+        new(id, claim, paper, ours, verdict, verdict switch
+        {
+            ReproductionVerdict.Reproduced => string.Empty,
+            ReproductionVerdict.Tie when string.IsNullOrEmpty(reason) => "The 95% interval over seeds does not decide it.",
+            _ => reason,
+        }, isChecked);
 
     /// <summary>"mean ± half-width" of per-seed figures.</summary>
     public static string Ci(double[] values, string format) => SeedInterval.Of(values).ToString(format);

@@ -14,7 +14,7 @@ public sealed class ReproductionClaimsFixture
         {
             Reduced = true,
             BlockTracePath = TraceTestFiles.MetaBlock,
-            SweepTraces = [new("block_traces_1", "meta-block", TraceTestFiles.MetaBlock, 4), new("AzureLLMInferenceTrace_code", "azure-llm", TraceTestFiles.AzureLlm, 1)],
+            SweepTraces = [new("block_traces_1", "meta-block", TraceTestFiles.MetaBlock, 4)],
         };
         Sections = [.. C3Study.Run(settings), .. DeadlineStudy.Run(settings), .. DeadlineSweep.Run(settings), .. ScenarioStudy.Run(settings)];
     }
