@@ -21,14 +21,24 @@ internal static class ReproduceCommand
             Description = "The public Meta block-trace sample for Table 5.4.",
             DefaultValueFactory = _ => Path.Combine("..", "shared", "traces-public", "meta-cachelib-traces", "block_traces_1.csv"),
         };
+        var sweepTraces = new Option<string[]>("--sweep-trace")
+        {
+            Description = "The Table 5.4 sweep's traces as FORMAT:PATH (meta-block, meta-kv, azure-llm); by default the shared block sample and Azure's LLM code trace. Missing files are left out.",
+            AllowMultipleArgumentsPerToken = true,
+            DefaultValueFactory = _ =>
+            [
+                "meta-block:" + Path.Combine("..", "shared", "traces-public", "meta-cachelib-traces", "block_traces_1.csv"),
+                "azure-llm:" + Path.Combine("..", "shared", "traces-public", "azure-public-dataset", "AzureLLMInferenceTrace_code.csv"),
+            ],
+        };
         var reduced = new Option<bool>("--reduced") { Description = "CI size: 2 seeds, fewer configurations; prints the claims without writing the document." };
         var only = new Option<string[]>("--only")
         {
-            Description = "Run only these studies: c3, deadline, scenarios.",
+            Description = "Run only these studies: c3, deadline, sweep (Table 5.4 across permits, traces and seeds), scenarios.",
             AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ => ["c3", "deadline", "scenarios"],
+            DefaultValueFactory = _ => ["c3", "deadline", "sweep", "scenarios"],
         };
-        only.AcceptOnlyFromAmong("c3", "deadline", "scenarios");
+        only.AcceptOnlyFromAmong("c3", "deadline", "sweep", "scenarios");
         var sectionIds = new Option<string[]>("--sections")
         {
             Description = "Only these sections of the C3 and scenario studies: " + string.Join(", ", SectionNames) + ".",
@@ -37,7 +47,7 @@ internal static class ReproduceCommand
         sectionIds.AcceptOnlyFromAmong([.. SectionNames]);
         var root = new RootCommand("Regenerates the tables of docs/reproduction.md from runs: the C3 simulation study, Table 5.4, and the embedded reproduction scenarios.")
         {
-            document, trace, reduced, only, sectionIds,
+            document, trace, sweepTraces, reduced, only, sectionIds,
         };
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
@@ -67,8 +77,23 @@ internal static class ReproduceCommand
             return InvalidArguments;
         }
 
+        var sweep = new List<SweepTrace>();
+        foreach (var value in parse.GetValue(sweepTraces)!)
+        {
+            var colon = value.IndexOf(':', StringComparison.Ordinal);
+            if (colon <= 0 || !Cicero.Emulator.Traces.Importers.TraceImport.Formats.Contains(value[..colon]))
+            {
+                errors.WriteLine($"error: --sweep-trace: '{value}' is not FORMAT:PATH with FORMAT one of {string.Join(", ", Cicero.Emulator.Traces.Importers.TraceImport.Formats)}.");
+                return InvalidArguments;
+            }
+
+            var format = value[..colon];
+            sweep.Add(new SweepTrace(Path.GetFileNameWithoutExtension(value[(colon + 1)..]), format, value[(colon + 1)..], format == "meta-block" ? 4 : 1));
+        }
+
         var settings = new ReproductionSettings
         {
+            SweepTraces = sweep,
             Reduced = isReduced,
             BlockTracePath = tracePath,
             Progress = output,
@@ -78,7 +103,7 @@ internal static class ReproduceCommand
         var sections = new List<ReproductionSection>();
         (string Name, Func<ReproductionSettings, IReadOnlyList<ReproductionSection>> Run)[] all =
         [
-            ("c3", C3Study.Run), ("deadline", DeadlineStudy.Run), ("scenarios", ScenarioStudy.Run),
+            ("c3", C3Study.Run), ("deadline", DeadlineStudy.Run), ("sweep", DeadlineSweep.Run), ("scenarios", ScenarioStudy.Run),
         ];
         foreach (var (name, run) in all.Where(s => studies.Contains(s.Name)))
         {
@@ -104,7 +129,7 @@ internal static class ReproduceCommand
         var claims = sections.SelectMany(s => s.Claims).ToList();
         foreach (var claim in claims)
         {
-            output.WriteLine($"{claim.Verdict,-10} {(claim.Checked ? "checked" : "       ")} {claim.Id}: {claim.Ours}");
+            output.WriteLine($"{claim.Verdict,-10} {(claim.Checked ? "checked" : "       ")} {claim.Id}: paper {claim.Paper} | ours {claim.Ours}");
         }
 
         output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{claims.Count(c => c.Holds)} of {claims.Count} claims hold; ran in {clock.Elapsed.TotalSeconds:0} s."));

@@ -48,6 +48,15 @@ internal sealed class C3Runs
         return new C3Runs(selector, runs);
     }
 
+    /// <summary>One figure per seed, in seed order (every configuration runs seeds 1..n).</summary>
+    public double[] PerSeed(Func<ReplicaSimulationResult, double> figure) => [.. Runs.Select(figure)];
+
+    /// <summary>The p99 per seed.</summary>
+    public double[] P99s => PerSeed(r => r.P99);
+
+    /// <summary>This configuration's p99 over another's, seed by seed (paired on the environment).</summary>
+    public double[] P99Ratios(C3Runs baseline) => Verdicts.Ratio(P99s, baseline.P99s);
+
     /// <summary>The mean over seeds of this configuration's p99 over another's, seed by seed (paired on the environment).</summary>
     public double P99Ratio(C3Runs baseline) => Runs.Zip(baseline.Runs, (a, b) => a.P99 / b.P99).Average();
 }

@@ -35,6 +35,22 @@ public static class ReproductionDocument
         return document;
     }
 
+    /// <summary>Gets the text between a section's markers, as <see cref="Fill"/> writes it.</summary>
+    /// <param name="document">The document's text.</param>
+    /// <param name="id">The section's marker name.</param>
+    /// <returns>The section's Markdown, without the markers and the newline after the opening one.</returns>
+    /// <exception cref="FormatException">The markers are missing or out of order.</exception>
+    public static string Section(string document, string id)
+    {
+        ArgumentNullException.ThrowIfNull(document);
+        var open = $"<!-- generated:{id} -->\n";
+        var start = document.IndexOf(open, StringComparison.Ordinal);
+        var end = document.IndexOf($"<!-- /generated:{id} -->", StringComparison.Ordinal);
+        return start < 0 || end < start + open.Length
+            ? throw new FormatException($"The document needs '<!-- generated:{id} -->' followed by '<!-- /generated:{id} -->'.")
+            : document[(start + open.Length)..end];
+    }
+
     /// <summary>Formats claims as a table: claim, paper, ours, verdict, reason.</summary>
     /// <param name="claims">The claims.</param>
     /// <returns>A Markdown table.</returns>

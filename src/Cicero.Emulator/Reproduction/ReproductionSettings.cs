@@ -11,6 +11,12 @@ public sealed class ReproductionSettings
     /// <summary>Gets or sets the Meta block trace sample (block_traces_1.csv) for Table 5.4; the section is skipped when null.</summary>
     public string? BlockTracePath { get; set; }
 
+    /// <summary>Gets or sets the public traces of the Table 5.4 sweep; traces whose file is missing are left out. None by default.</summary>
+    public IReadOnlyList<SweepTrace> SweepTraces { get; set; } = [];
+
+    /// <summary>Gets the seeds of every configuration in the Table 5.4 sweep: 5, or 3 at reduced size.</summary>
+    public int SweepSeeds => Reduced ? 3 : 5;
+
     /// <summary>Gets or sets how many runs may go at once (seeds of a configuration run in parallel).</summary>
     /// <value>The processor count.</value>
     public int Parallelism { get; set; } = Environment.ProcessorCount;
@@ -21,9 +27,6 @@ public sealed class ReproductionSettings
     /// <summary>Gets or sets where progress lines go; none when null.</summary>
     public TextWriter? Progress { get; set; }
 
-    /// <summary>Gets the seeds per C3 configuration: 3 at full size (the oracle comparisons use <see cref="C3AcceptanceSeeds"/>), 2 at reduced size.</summary>
-    public int C3Seeds => Reduced ? 2 : 3;
-
-    /// <summary>Gets the seeds of the oracle and C3 at T = 500 ms with 150 and 300 clients: the paper's 5, or 2 at reduced size.</summary>
-    public int C3AcceptanceSeeds => Reduced ? 2 : 5;
+    /// <summary>Gets the seeds of every C3 configuration, the same seeds 1..n for every selector: 5 (the paper's), 3 at reduced size.</summary>
+    public int C3Seeds => Reduced ? 3 : 5;
 }

@@ -30,7 +30,7 @@ public static class ScenarioStudy
     public static IReadOnlyList<ReproductionSection> Run(ReproductionSettings settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        Func<ReproductionSettings, ReproductionSection>[] sections = [PerformanceIsolation, LowLatency, Hotspot, QuantileKnob, C3Topology, CassandraRing, Cake];
+        Func<ReproductionSettings, ReproductionSection>[] sections = [PerformanceIsolation, LowLatency, Hotspot, QuantileKnob, C3Topology, WuStudy.Run, CakeStudy.Run];
         return [.. sections.Select((run, i) => (run, SectionIds[i])).Where(s => settings.Sections?.Contains(s.Item2) ?? true).Select(s => s.run(settings))];
     }
 
@@ -72,7 +72,7 @@ public static class ScenarioStudy
         return offered == 0 ? double.NaN : (double)points.Sum(p => p.Completed) / offered;
     }
 
-    private static double MeanLatencyIn(TopologyRunResult result, string workflow, int from, int to)
+    internal static double MeanLatencyIn(TopologyRunResult result, string workflow, int from, int to)
     {
         var points = result.TimeSeries.Where(p => p.Workflow == workflow && p.Second >= from && p.Second < to && p.Completed > 0).ToList();
         var completed = points.Sum(p => p.Completed);
@@ -228,162 +228,5 @@ public static class ScenarioStudy
                 c3.P99 < lor.P99 && c3.Mean < lor.Mean, string.Empty),
         };
         return Section("c3-topology", "`c3-simulation` on the topology runner, 8 s, 2 s warm-up, T = 500 ms.\n\n", Table(r), claims);
-    }
-
-    private static ReproductionSection CassandraRing(ReproductionSettings settings)
-    {
-        // The headline rows run C3 as published: Algorithm 2 as written and the library's 10-token bucket. The scenario's
-        // earlier tuning (c3MaxTokens = 100, the production rate variant) stays beside them as ".tuned".
-        var r = RunScenario(settings, "cassandra-ring", scenario =>
-        {
-            var tuned = scenario.Configurations!.Where(c => c.C3MaxTokens is not null).ToList();
-            foreach (var configuration in tuned)
-            {
-                scenario.Configurations!.Add(new ConfigurationSpec
-                {
-                    Name = configuration.Name + ".tuned",
-                    RateControl = configuration.RateControl,
-                    Scheduler = configuration.Scheduler,
-                    DropPolicy = configuration.DropPolicy,
-                    ReplicaSelector = configuration.ReplicaSelector,
-                    ServeLocally = configuration.ServeLocally,
-                    C3MaxTokens = configuration.C3MaxTokens,
-                });
-                configuration.C3MaxTokens = null;
-                configuration.C3RateVariant = "published";
-            }
-        }, reduce: scenario =>
-        {
-            scenario.DurationSeconds = 10;
-            scenario.WarmUpSeconds = 2;
-        });
-        var ds = r["ds"]["read"].LatencyMs;
-        var c3 = r["c3"]["read"].LatencyMs;
-        var wu = r["c3-background"]["read"].LatencyMs;
-        var tuned = r["c3.tuned"]["read"].LatencyMs;
-        var claims = new List<ReproductionClaim>
-        {
-            Of("wu.beats-c3", "Wu's background-aware ranking beats C3, which beats the dynamic snitch (large data set: p99.9 11.5, 16.8 and 31.6 ms)", "Wu < C3 < DS",
-                F($"p99 Wu {wu.P99:0.0}, C3 {c3.P99:0.0} (tuned {tuned.P99:0.0}), DS {ds.P99:0.0} ms"), wu.P99 < c3.P99 && c3.P99 < ds.P99,
-                F($"C3 as published times out on {(double)r["c3"]["read"].TimedOut / r["c3"]["read"].Offered:P0} of the reads: six coordinators each send a few reads per 20 ms window to a replica, Algorithm 2 as written holds each limit near that demand, and Poisson bursts back up behind a 10-token bucket. Tuned (100 tokens, production variant) C3 has the lower tail ({tuned.P99:0.0} vs Wu's {wu.P99:0.0} ms): here a node in a background period shows it at once in its queue length, which C3's cubic queue term already punishes."),
-                isChecked: false),
-            Of("wu.beats-snitch", "C3 and Wu's ranking beat the dynamic snitch at the tail", "DS worst", F($"p99 DS {ds.P99:0.0} vs Wu {wu.P99:0.0} ms"), wu.P99 < ds.P99, string.Empty),
-        };
-        return Section("wu", "`cassandra-ring`, 30 s, 5,000 reads/s; C3 rows run Algorithm 2 as written with 10-token buckets unless marked '.tuned' (100 tokens, production variant).\n\n", Table(r), claims);
-    }
-
-    private static ReproductionSection Cake(ReproductionSettings settings)
-    {
-        var duration = settings.Reduced ? 30 : 120;
-        var claims = new List<ReproductionClaim>();
-        var text = new StringBuilder();
-        text.Append(F($"**The embedded scenario** (front end: one 5 ms read at 200 req/s). Cake's SLO settings (Table 2), {duration} s each:\n\n"))
-            .Append(CakeSetUp(settings, duration, "cake", null, 100, claims));
-        text.Append(F($"\n**A heavier front end** (ours: four sequential 10 ms reads at 400 req/s, 16 of the 40 disk slots' worth of work), {duration} s each:\n\n"))
-            .Append(CakeSetUp(settings, duration, "cake.heavy", HeavyFrontEnd, 150, claims));
-        return new ReproductionSection("cake", text + "\n" + ReproductionDocument.ClaimsTable(claims), claims);
-    }
-
-    private static string SloReason(double slo, double p99) => p99 <= slo ? string.Empty
-        : p99 <= 1.1 * slo ? "Narrowly missed: Cake aims the p99 at the SLO itself, so it lands on either side of it (the paper: 105 ms at a 100 ms SLO)."
-        : "Cake's first phase (disk shares) does not bring the front end's p99 down to this SLO here.";
-
-    private static void HeavyFrontEnd(ScenarioSpec scenario)
-    {
-        var bs = scenario.Workflows!.Single(w => w.Name == "frontend").Stages![1].Stages![0];
-        bs.Count = 4;
-        bs.Stages![0].ServiceTime!.MeanMs = 10;
-        scenario.Workloads!.Single(w => w.Workflow == "frontend").RatePerSecond = 400;
-    }
-
-    /// <summary>One Cake set-up at SLOs of 100, 150 and 200 ms: the SLO table, the p99 over time at one SLO, and the claims.</summary>
-    private static string CakeSetUp(ReproductionSettings settings, int duration, string id, Action<ScenarioSpec>? change, double seriesSlo, List<ReproductionClaim> claims)
-    {
-        var slos = new[] { 100.0, 150, 200 };
-        var heavy = change is not null;
-        var table = new StringBuilder("| front-end SLO (p99) | front-end p99 | batch throughput | baseline front-end p99 |\n|---|---|---|---|\n");
-        (Dictionary<string, TopologyRunResult> Results, Dictionary<string, List<(double At, double Ms)>> FrontEnd)? shown = null;
-        var batch = new List<double>();
-        foreach (var slo in slos)
-        {
-            var run = RunCake(settings, slo, duration, change);
-            var r = run.Results;
-            if (slo == seriesSlo)
-            {
-                shown = run;
-            }
-
-            batch.Add(r["cake"]["batch"].Throughput);
-            var p99 = r["cake"]["frontend"].LatencyMs.P99;
-            table.Append(CultureInfo.InvariantCulture, $"| {slo:0} ms | {p99:0} ms | {r["cake"]["batch"].Throughput:0.0} scans/s | {r["baseline"]["frontend"].LatencyMs.P99:0} ms |\n");
-            claims.Add(Of(F($"{id}.slo-{slo:0}"), F($"Cake meets a {slo:0} ms p99 SLO{(heavy ? " (heavier front end)" : string.Empty)}"), slo == 100 ? "narrowly missed (105 ms)" : "met",
-                F($"{p99:0.0} ms"), p99 <= slo, SloReason(slo, p99), isChecked: !heavy || p99 <= slo));
-        }
-
-        var light = "The front end is light (one 5 ms read at 200 req/s, about one of the 40 disk slots) and Cake's stride scheduler serves a flow returning from idle at the next free slot";
-        claims.Add(Of(id + ".table2", F($"Looser SLOs leave the batch more throughput (Table 2){(heavy ? ", heavier front end" : string.Empty)}"), "rises with the SLO",
-            F($"{string.Join(" / ", batch.Select(b => F($"{b:0.0}")))} scans/s"), batch[0] < batch[^1] * 0.97,
-            heavy
-                ? "Shares only reorder the disks' queues, and every front-end request is served at every SLO (an open loop that nothing drops: about 16 of the 40 disk slots' worth of work), so the batch gets the rest, whatever the SLO. A looser SLO can only give the batch more where the front end's work shrinks with its allocation, or where reservations leave slots idle; neither is in this model."
-                : light + ", so its share hardly matters and the batch loses nothing at any SLO.",
-            isChecked: false));
-        var (results, frontEnd) = shown!.Value;
-        var series = new StringBuilder(F($"Over time at SLO {seriesSlo:0} ms (Figure 12); p99 over the front-end requests completed in each interval:\n\n"))
-            .Append("| interval | front-end p99, cake | front-end p99, baseline | front-end mean, cake |\n|---|---|---|---|\n");
-        for (var from = 0; from < duration; from += 10)
-        {
-            series.Append(CultureInfo.InvariantCulture, $"| [{from}, {from + 10}) s | {P99In(frontEnd["cake"], from, from + 10):0.0} ms | {P99In(frontEnd["baseline"], from, from + 10):0.0} ms | {MeanLatencyIn(results["cake"], "frontend", from, from + 10):0.0} ms |\n");
-        }
-
-        var early = P99In(frontEnd["cake"], 0, 10);
-        var late = P99In(frontEnd["cake"], duration - 20, duration);
-        var converges = late > 0.8 * seriesSlo && late <= 1.1 * seriesSlo;
-        claims.Add(Of(id + ".convergence", F($"The front end's p99 rises towards the SLO as Cake gives allocation back, and converges on it (Figure 12){(heavy ? ", heavier front end" : string.Empty)}"), "converges on the SLO",
-            F($"p99 {early:0.0} ms in the first 10 s, {late:0.0} ms in the last 20 s ({late / seriesSlo:P0} of the {seriesSlo:0} ms SLO)"), converges,
-            converges ? string.Empty : heavy ? "The p99 in the last 20 s is not within 80-110% of the SLO." : light + ": the p99 stays far below the SLO from the first interval, so Cake only gives share back and there is nothing to converge on.",
-            isChecked: false));
-        return table + "\n" + series;
-    }
-
-    /// <summary>Runs the Cake scenario at one SLO, keeping every front-end latency with its completion time for per-interval percentiles.</summary>
-    private static (Dictionary<string, TopologyRunResult> Results, Dictionary<string, List<(double At, double Ms)>> FrontEnd) RunCake(ReproductionSettings settings, double slo, int duration, Action<ScenarioSpec>? change)
-    {
-        settings.Progress?.WriteLine("  scenario: cake-consolidation");
-        var scenario = ScenarioLoader.LoadEmbedded("cake-consolidation");
-        scenario.Workflows!.Single(w => w.Name == "frontend").LatencySloMs = slo;
-        change?.Invoke(scenario);
-        if (settings.Reduced)
-        {
-            scenario.DurationSeconds = duration;
-            scenario.WarmUpSeconds = 5;
-        }
-
-        var results = new Dictionary<string, TopologyRunResult>();
-        var frontEnd = new Dictionary<string, List<(double At, double Ms)>>();
-        foreach (var configuration in scenario.Configurations ?? [])
-        {
-            var samples = new List<(double At, double Ms)>();
-            var simulation = new TopologySimulation(scenario, configuration)
-            {
-                CompletionObserver = (workflow, at, ms) =>
-                {
-                    if (workflow == "frontend")
-                    {
-                        samples.Add((at, ms));
-                    }
-                },
-            };
-            results[configuration.Name!] = simulation.Run();
-            frontEnd[configuration.Name!] = samples;
-        }
-
-        return (results, frontEnd);
-    }
-
-    private static double P99In(List<(double At, double Ms)> samples, int from, int to)
-    {
-        var window = samples.Where(s => s.At >= from && s.At < to).Select(s => s.Ms).ToArray();
-        Array.Sort(window);
-        return window.Length == 0 ? double.NaN : DistributionSummary.Of(window).P99;
     }
 }

@@ -10,8 +10,13 @@ public sealed class ReproductionClaimsFixture
 {
     public ReproductionClaimsFixture()
     {
-        var settings = new ReproductionSettings { Reduced = true, BlockTracePath = TraceTestFiles.MetaBlock };
-        Sections = [.. C3Study.Run(settings), .. DeadlineStudy.Run(settings), .. ScenarioStudy.Run(settings)];
+        var settings = new ReproductionSettings
+        {
+            Reduced = true,
+            BlockTracePath = TraceTestFiles.MetaBlock,
+            SweepTraces = [new("block_traces_1", "meta-block", TraceTestFiles.MetaBlock, 4)],
+        };
+        Sections = [.. C3Study.Run(settings), .. DeadlineStudy.Run(settings), .. DeadlineSweep.Run(settings), .. ScenarioStudy.Run(settings)];
     }
 
     public IReadOnlyList<ReproductionSection> Sections { get; }
