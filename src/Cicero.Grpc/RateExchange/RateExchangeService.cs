@@ -26,7 +26,7 @@ internal sealed class RateExchangeService(CiceroRuntime runtime, CiceroInstance 
         ArgumentNullException.ThrowIfNull(context);
         if (_token is not null)
         {
-            var presented = Server.IncomingHeaders.ReadText(context, CiceroMetadataKeys.RateExchangeToken);
+            var presented = Classification.RequestHeaderText.Read(context, CiceroMetadataKeys.RateExchangeToken);
             if (presented is null)
             {
                 throw new RpcException(new Status(StatusCode.Unauthenticated, $"The rate-exchange endpoint requires the '{CiceroMetadataKeys.RateExchangeToken}' header."));

@@ -24,25 +24,6 @@ internal static class IncomingHeaders
         TooLong,
     }
 
-    /// <summary>
-    /// Reads a text header. Under ASP.NET Core it is read from the HTTP request: <see cref="ServerCallContext.RequestHeaders"/>
-    /// converts every header on first use and throws on a malformed <c>-bin</c> header of someone else's, which would fail
-    /// a call that plain grpc-dotnet serves.
-    /// </summary>
-    /// <param name="context">The call.</param>
-    /// <param name="key">The header's name, lower case.</param>
-    /// <returns>The header's first value, or <see langword="null"/> when it is missing.</returns>
-    public static string? ReadText(ServerCallContext context, string key)
-    {
-        var http = HttpContextOf(context);
-        if (http is null)
-        {
-            return context.RequestHeaders.GetValue(key);
-        }
-
-        return http.Request.Headers.TryGetValue(key, out var values) && values.Count > 0 ? values[0] : null;
-    }
-
     public static Outcome TryRead(ServerCallContext context, string key, Span<byte> destination, out int length)
     {
         length = 0;
