@@ -13,38 +13,21 @@ namespace Cicero.Policies.Scheduling;
 /// keeps no credit.
 /// </summary>
 /// <remarks>
-/// <para>
-/// Costs and the quantum come from what is known now, so the scheduler isolates from a cold start: before anything has
-/// completed every sub-task costs the same (one unit, with a quantum of one unit: round robin by count); after that a
-/// workflow's cost is its own average service time here, a workflow not yet measured costs the resource's average, and
-/// the quantum is the resource's recent average cost, which ages with the load. A quantum that kept the largest cost
-/// ever seen (1 s before the first completion) let a flooding workflow send a second's worth of millisecond sub-tasks
-/// per turn, ahead of everyone else. A workflow's carried deficit is capped at its head's current cost, so credit
-/// earned under an old estimate buys no burst under a new one.
-/// </para>
-/// <para>
-/// O(1) per operation when the quantum covers the head's cost; a head costing k quanta waits k rounds, as in DRR.
-/// Removal of a cancelled waiter is O(n) in its workflow's queue. No allocation once per-workflow queues have grown.
-/// Single-threaded by contract, except <see cref="SetWeight"/>, which may be called from a control thread and applies
-/// from the next round.
-/// </para>
+/// O(1) per operation when the quantum covers the largest cost (the default); removal of a cancelled waiter is O(n)
+/// in its workflow's queue. No allocation once per-workflow queues have grown. Single-threaded by contract, except
+/// <see cref="SetWeight"/>, which may be called from a control thread and applies from the next round.
 /// </remarks>
 public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
 {
-    /// <summary>The weight of a new sample in the resource's average cost: about the last 20 sub-tasks.</summary>
-    private const double AverageWeight = 0.1;
-
-    /// <summary>The cost of every sub-task while nothing is known: all equal, so the quantum of one unit is round robin.</summary>
-    private const double UnknownCost = 1;
-
     private readonly DeficitRoundRobinOptions _options;
     private readonly FlowState?[] _flows;
     private readonly double[] _weights;
     // The round's order of flows with work. A list, not a ring: rotating the front to the back shifts the few active
     // flows (one per workflow with waiting work), and no other collection of the BCL removes from the middle in order.
     private readonly List<int> _active = [];
-    // The resource's recent average cost: of completions (measured costs) or of enqueued sub-tasks (declared costs).
-    private Ewma _averageCost = new(AverageWeight);
+    private double _largestCost;
+    private double _measuredTotal;
+    private long _measuredCount;
     private int _count;
 
     /// <summary>Creates the scheduler.</summary>
@@ -99,11 +82,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
         }
 
         flow.Queue.Enqueue(ticket);
-        if (_options.CostSource == SubtaskCostSource.Declared)
-        {
-            _averageCost.Update(ticket.Cost);
-        }
-
+        _largestCost = Math.Max(_largestCost, CostOf(ticket, flow));
         if (!flow.Active)
         {
             flow.Active = true;
@@ -127,7 +106,6 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
             if (!flow.InTurn)
             {
                 flow.InTurn = true;
-                flow.Deficit = Math.Min(flow.Deficit, cost);
                 var credit = Quantum * WeightOf(index, flow);
                 // Alone in the ring, a flow whose head needs many rounds of credit would spin here: give it those rounds at once.
                 var rounds = _active.Count == 1 && cost > flow.Deficit + credit ? Math.Ceiling((cost - flow.Deficit) / credit) : 1;
@@ -183,13 +161,11 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
         var seconds = completion.ServiceTime.TotalSeconds;
         var flow = _flows[completion.Workflow.Index] ??= new FlowState();
         flow.ServiceTime.Update(seconds);
-        if (_options.CostSource == SubtaskCostSource.MeasuredServiceTime)
-        {
-            _averageCost.Update(seconds);
-        }
+        _measuredTotal += seconds;
+        _measuredCount++;
     }
 
-    private double Quantum => _options.Quantum ?? (_averageCost.HasValue ? Math.Max(_averageCost.Value, double.Epsilon) : UnknownCost);
+    private double Quantum => _options.Quantum ?? Math.Max(_largestCost, double.Epsilon);
 
     private double WeightOf(int index, FlowState flow)
     {
@@ -204,11 +180,10 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
             return ticket.Cost;
         }
 
-        // The local model's estimate: this workflow's average service time here, else the resource's recent average,
-        // else (nothing completed yet) the same for everyone.
+        // The local model's estimate: this workflow's average service time here, else the resource's average.
         return flow.ServiceTime.HasValue ? flow.ServiceTime.Value
-            : _averageCost.HasValue ? _averageCost.Value
-            : UnknownCost;
+            : _measuredCount > 0 ? _measuredTotal / _measuredCount
+            : 1;
     }
 
     private void RemoveActive(int index)
