@@ -72,6 +72,14 @@ public sealed class RequestContext
     /// <summary>Gets the estimated remaining load T − (a + b), never below zero; zero when no estimate is known.</summary>
     public double RemainingLoad => Math.Max(0, EstimatedTotal.Load - ElapsedLoad);
 
+    /// <summary>
+    /// Gets or sets the operation this process serves the request in (Cicero's server interceptor sets the gRPC method,
+    /// <c>/pkg.Service/Method</c>): the unit of the deadline-feasibility estimate
+    /// (<see cref="Model.WorkflowModel.EstimateCompletionSeconds"/>). Local to this process: never sent downstream.
+    /// </summary>
+    /// <value><see langword="null"/>: the request is judged on its workflow's completion time.</value>
+    public string? Operation { get; set; }
+
     /// <summary>Caches the registry slot of <see cref="Workflow"/>; a benign race, like a cached hash code.</summary>
     internal WorkflowSlot? CachedSlot { get; set; }
 
@@ -128,7 +136,7 @@ public sealed class RequestContext
             throw new ArgumentOutOfRangeException(nameof(deadline), d, "The deadline must be positive.");
         }
 
-        return new RequestContext(Workflow, StartTimestamp, deadline, BeforeArrival, EstimatedTotal, Progress);
+        return new RequestContext(Workflow, StartTimestamp, deadline, BeforeArrival, EstimatedTotal, Progress) { Operation = Operation };
     }
 
     /// <summary>Returns a copy with the entry point's end-to-end estimates T; it shares this hop's <see cref="Progress"/>.</summary>
@@ -137,7 +145,7 @@ public sealed class RequestContext
     public RequestContext WithEstimatedTotal(ProgressDelta estimatedTotal)
     {
         ThrowIfInvalid(estimatedTotal, nameof(estimatedTotal));
-        return new RequestContext(Workflow, StartTimestamp, Deadline, BeforeArrival, estimatedTotal, Progress);
+        return new RequestContext(Workflow, StartTimestamp, Deadline, BeforeArrival, estimatedTotal, Progress) { Operation = Operation };
     }
 
     /// <summary>

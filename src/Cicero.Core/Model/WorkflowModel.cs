@@ -31,6 +31,7 @@ public sealed class WorkflowModel
     private double _completionSecondsValue;
     private Ewma _completionPerEstimatedSecond;
     private double _completionPerEstimatedSecondValue;
+    private readonly OperationCompletionTimes _operations;
     private Ewma _totalServiceTime;
     private Ewma _totalLoad;
     private int _downstreamTargets;
@@ -45,6 +46,7 @@ public sealed class WorkflowModel
         _failed = new RateMeter(options.EwmaWeight);
         _completionSeconds = new Ewma(options.SampleEwmaWeight);
         _completionPerEstimatedSecond = new Ewma(options.SampleEwmaWeight);
+        _operations = new OperationCompletionTimes(options.SampleEwmaWeight);
         _totalServiceTime = new Ewma(options.SampleEwmaWeight);
         _totalLoad = new Ewma(options.SampleEwmaWeight);
     }
@@ -93,15 +95,35 @@ public sealed class WorkflowModel
     /// dominated by the requests with the smallest T, and under a flood it ran far above L and refused every request of
     /// the compliant tenants as infeasible (the 10x overload test under the safe defaults), so the scaled estimate may
     /// only make the test more lenient than L, never stricter.
+    /// <para>
+    /// The unit is the operation: where the request names one (<see cref="RequestContext.Operation"/>, the gRPC method
+    /// the server interceptor serves it in), L is that operation's own, so a workflow's large calls of one method do not
+    /// make its short calls of another infeasible. An operation that has not completed here yet has no estimate (0, as
+    /// before a workflow's first completion); past <see cref="OperationCompletionTimes.MaxOperations"/> operations, and
+    /// for requests that name none, L is the workflow's.
+    /// </para>
     /// </remarks>
     /// <param name="context">The request.</param>
-    /// <returns>The estimate in seconds; 0 before the first completion.</returns>
+    /// <returns>The estimate in seconds; 0 before the first completion (of its operation, where it names one).</returns>
     public double EstimateCompletionSeconds(RequestContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
+        var completion = CompletionSeconds;
+        if (context.Operation is { } operation)
+        {
+            if (_operations.TryGet(operation, out var own))
+            {
+                completion = own;
+            }
+            else if (_operations.HasRoom)
+            {
+                return 0;
+            }
+        }
+
         var perEstimatedSecond = Volatile.Read(ref _completionPerEstimatedSecondValue);
         var estimated = context.EstimatedTotal.ServiceTime;
-        return perEstimatedSecond > 0 && estimated > 0 ? Math.Min(perEstimatedSecond * estimated, CompletionSeconds) : CompletionSeconds;
+        return perEstimatedSecond > 0 && estimated > 0 ? Math.Min(perEstimatedSecond * estimated, completion) : completion;
     }
 
     /// <summary>
@@ -204,6 +226,11 @@ public sealed class WorkflowModel
         ArgumentNullException.ThrowIfNull(context);
         var seconds = Math.Max(0, duration.TotalSeconds);
         var estimated = context.EstimatedTotal.ServiceTime;
+        if (context.Operation is { } operation)
+        {
+            _operations.Record(operation, seconds);
+        }
+
         lock (_lock)
         {
             _completionSeconds.Update(seconds);

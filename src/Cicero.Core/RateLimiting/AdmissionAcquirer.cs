@@ -53,11 +53,25 @@ internal sealed class AdmissionAcquirer
             return new ValueTask<RateLimitLease>(Attempt(slot, 0));
         }
 
+        if (ExpectedWaitSeconds(slot) > LongestWait.TotalSeconds)
+        {
+            // Queueing would keep it longer than a refusal's smallest Retry-After: refuse now (or admit on a token).
+            return new ValueTask<RateLimitLease>(Attempt(slot, permitCount));
+        }
+
         var pending = Admission.AdmitAsync(ContextFor(slot), null, cancellationToken);
         return pending.IsCompletedSuccessfully
             ? new ValueTask<RateLimitLease>(ToLease(slot, pending.Result))
             : AwaitAsync(slot, pending);
     }
+
+    /// <summary>
+    /// The longest an acquisition waits in the workflow's queue, judged when it arrives: the queue ahead drained at σ,
+    /// plus its own token. One second, the smallest <c>Retry-After</c> HTTP can say: a client told to come back later
+    /// would wait no longer, and a flood is refused within about a second of exceeding its rate instead of filling the
+    /// queue (<see cref="AdmissionOptions.QueueLimit"/> requests, which at a low σ is many seconds).
+    /// </summary>
+    internal static readonly TimeSpan LongestWait = TimeSpan.FromSeconds(1);
 
     public RateLimiterStatistics GetStatistics(WorkflowSlot slot) => new()
     {
@@ -67,6 +81,12 @@ internal sealed class AdmissionAcquirer
         TotalSuccessfulLeases = Interlocked.Read(ref _successful),
         TotalFailedLeases = Interlocked.Read(ref _failed),
     };
+
+    private double ExpectedWaitSeconds(WorkflowSlot slot)
+    {
+        var rate = Admission.GetRate(slot.Id);
+        return double.IsPositiveInfinity(rate) ? 0 : (Admission.GetQueueLength(slot.Id) + 1) / rate;
+    }
 
     private static void CheckPermitCount(int permitCount)
     {

@@ -57,7 +57,7 @@ public static class WorkflowClassifiers
 
     private sealed class HeaderClassifier(string header, WorkflowId fallback) : IWorkflowClassifier
     {
-        public WorkflowId Classify(ServerCallContext context) => OrFallback(context.RequestHeaders.GetValue(header), fallback);
+        public WorkflowId Classify(ServerCallContext context) => OrFallback(RequestHeaderText.Read(context, header), fallback);
     }
 
     private sealed class UserClassifier(string? claimType, WorkflowId fallback) : IWorkflowClassifier

@@ -26,7 +26,7 @@ internal sealed class RateExchangeService(CiceroRuntime runtime, CiceroInstance 
         ArgumentNullException.ThrowIfNull(context);
         if (_token is not null)
         {
-            var presented = context.RequestHeaders.GetValue(CiceroMetadataKeys.RateExchangeToken);
+            var presented = Classification.RequestHeaderText.Read(context, CiceroMetadataKeys.RateExchangeToken);
             if (presented is null)
             {
                 throw new RpcException(new Status(StatusCode.Unauthenticated, $"The rate-exchange endpoint requires the '{CiceroMetadataKeys.RateExchangeToken}' header."));
@@ -44,7 +44,7 @@ internal sealed class RateExchangeService(CiceroRuntime runtime, CiceroInstance 
         }
 
         var answer = runtime.RateAdaptation.GetAdmissionRatesFor(request.Caller);
-        var response = new GetAdmissionRatesResponse { Instance = instance.Id };
+        var response = new GetAdmissionRatesResponse { Instance = IsPeer(context) ? instance.Id : string.Empty };
         foreach (var rate in answer.Rates)
         {
             var entry = new WorkflowAdmissionRate { Workflow = rate.Workflow.Value };
@@ -58,4 +58,17 @@ internal sealed class RateExchangeService(CiceroRuntime runtime, CiceroInstance 
 
         return Task.FromResult(response);
     }
+
+    /// <summary>
+    /// Whether the caller may learn this instance's id (its internal address): the trailers' rule. A caller that
+    /// presented the shared token or passed the endpoint's authorization policy is a peer; at an entry point without
+    /// either, only a caller the options trust is. The rates themselves name workflows, not addresses.
+    /// </summary>
+    private bool IsPeer(ServerCallContext context) =>
+        _token is not null
+        || options.RateExchange.AuthorizationPolicy is { Length: > 0 }
+        || !options.IsEntryPoint
+        || options.TrustIncomingContext
+        || options.ExposeInstanceIdToUntrustedCallers
+        || (options.IsTrustedCaller?.Invoke(context) ?? false);
 }

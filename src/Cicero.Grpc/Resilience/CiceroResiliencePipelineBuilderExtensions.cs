@@ -71,8 +71,10 @@ public static class CiceroResiliencePipelineBuilderExtensions
     /// <exception cref="ValidationException"><paramref name="options"/> are invalid.</exception>
     /// <remarks>
     /// The budget is read from the pipeline's <see cref="ResiliencePipelineBuilderBase.TimeProvider"/>, which must be the
-    /// clock that stamped the request contexts. Two strategies are added, both named
-    /// <see cref="ResilienceStrategyOptions.Name"/>: the spent-budget check, then Polly's timeout. Building pipelines
+    /// clock that stamped the request contexts. Three strategies are added, all named
+    /// <see cref="ResilienceStrategyOptions.Name"/>: the spent-budget check, Polly's timeout, and inside it one that makes
+    /// grpc-dotnet's <c>RpcException(Cancelled)</c> of a call the timeout cancelled an <see cref="OperationCanceledException"/>,
+    /// so the timeout is recognised (<see cref="TimeoutRejectedException"/>) on any channel. Building pipelines
     /// with different time providers from one builder that holds this strategy throws
     /// <see cref="InvalidOperationException"/>.
     /// </remarks>
@@ -94,11 +96,15 @@ public static class CiceroResiliencePipelineBuilderExtensions
                 return new DeadlineBudgetResilienceStrategy(budget, onTimeout, context.Telemetry);
             },
             options);
-        return builder.AddTimeout(new TimeoutStrategyOptions
+        builder.AddTimeout(new TimeoutStrategyOptions
         {
             Name = options.Name,
             TimeoutGenerator = budget.GenerateTimeout,
             OnTimeout = onTimeout,
         });
+
+        // A gRPC call cancelled by the timeout ends in RpcException(Cancelled), which Polly's timeout does not
+        // recognise as its own: the strategy inside it makes it an OperationCanceledException.
+        return builder.AddStrategy(static _ => new GrpcCancellationResilienceStrategy(), options);
     }
 }

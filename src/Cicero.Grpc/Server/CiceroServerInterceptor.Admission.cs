@@ -18,6 +18,9 @@ public sealed partial class CiceroServerInterceptor
     {
         var now = _runtime.TimeProvider.GetTimestamp();
         var (request, caller, isEntry) = ReadOrStartRequest(context, now);
+
+        // The feasibility estimate's unit: this workflow at this method (a context is this hop's own, never shared).
+        request.Operation = context.Method;
         var untrusted = isEntry && !IsTrusted(context);
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
         if (!isEntry && !_options.ThrottleInteriorCalls)

@@ -71,25 +71,25 @@ public sealed class PolicyCatalogBuilder
     /// <param name="factory">The factory.</param>
     /// <returns>This builder.</returns>
     /// <exception cref="ArgumentException">The name is taken.</exception>
-    public PolicyCatalogBuilder AddScheduler(SubtaskSchedulerFactory factory) => Add(_schedulers, factory, factory?.Name, "sub-task scheduler");
+    public PolicyCatalogBuilder AddScheduler(SubtaskSchedulerFactory factory) => Add(_schedulers, factory, factory?.Name, "sub-task scheduler", $"to configure it with other options, call {nameof(ReplaceScheduler)}");
 
     /// <summary>Registers a rate-limit policy factory under its name.</summary>
     /// <param name="factory">The factory.</param>
     /// <returns>This builder.</returns>
     /// <exception cref="ArgumentException">The name is taken.</exception>
-    public PolicyCatalogBuilder AddRateLimitPolicy(RateLimitPolicyFactory factory) => Add(_rateLimitPolicies, factory, factory?.Name, "rate-limit policy");
+    public PolicyCatalogBuilder AddRateLimitPolicy(RateLimitPolicyFactory factory) => Add(_rateLimitPolicies, factory, factory?.Name, "rate-limit policy", $"to configure it with other options, call {nameof(ReplaceRateLimitPolicy)}");
 
     /// <summary>Registers a drop policy factory under its name.</summary>
     /// <param name="factory">The factory.</param>
     /// <returns>This builder.</returns>
     /// <exception cref="ArgumentException">The name is taken.</exception>
-    public PolicyCatalogBuilder AddDropPolicy(DropPolicyFactory factory) => Add(_dropPolicies, factory, factory?.Name, "drop policy");
+    public PolicyCatalogBuilder AddDropPolicy(DropPolicyFactory factory) => Add(_dropPolicies, factory, factory?.Name, "drop policy", $"to configure it with other options, call {nameof(ReplaceDropPolicy)}");
 
     /// <summary>Registers a replica selector factory under its name.</summary>
     /// <param name="factory">The factory.</param>
     /// <returns>This builder.</returns>
     /// <exception cref="ArgumentException">The name is taken.</exception>
-    public PolicyCatalogBuilder AddReplicaSelector(ReplicaSelectorFactory factory) => Add(_replicaSelectors, factory, factory?.Name, "replica selector");
+    public PolicyCatalogBuilder AddReplicaSelector(ReplicaSelectorFactory factory) => Add(_replicaSelectors, factory, factory?.Name, "replica selector", "register yours under another name");
 
     /// <summary>Replaces (or adds) a scheduler factory, for example a built-in one with other options.</summary>
     /// <param name="factory">The factory.</param>
@@ -125,7 +125,7 @@ public sealed class PolicyCatalogBuilder
     /// <returns>The catalog.</returns>
     public PolicyCatalog Build() => new(new(_schedulers), new(_rateLimitPolicies), new(_dropPolicies), new(_replicaSelectors));
 
-    private PolicyCatalogBuilder Add<T>(Dictionary<string, T> factories, T factory, string? name, string kind)
+    private PolicyCatalogBuilder Add<T>(Dictionary<string, T> factories, T factory, string? name, string kind, string hint)
     {
         ArgumentNullException.ThrowIfNull(factory);
         if (string.IsNullOrWhiteSpace(name))
@@ -135,7 +135,7 @@ public sealed class PolicyCatalogBuilder
 
         if (!factories.TryAdd(name, factory))
         {
-            throw new ArgumentException($"A {kind} named '{name}' is already registered; use Replace to swap it.", nameof(factory));
+            throw new ArgumentException($"A {kind} named '{name}' is already registered (the built-in ones are); {hint}.", nameof(factory));
         }
 
         return this;

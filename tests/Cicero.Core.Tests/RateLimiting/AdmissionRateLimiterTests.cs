@@ -70,6 +70,28 @@ public class AdmissionRateLimiterTests
     }
 
     [Fact]
+    public async Task AcquireAsync_QueuesAboutOneSecondAtTheRate_AndRefusesTheRestAtOnce()
+    {
+        using var admission = Create(queueLimit: 128);
+        admission.Configure("tenant", new RateLimiterProperties(5, Burst: 1, QueueLimit: 128));
+        using var limiter = new AdmissionRateLimiter(admission, new WorkflowId("tenant"));
+
+        var acquisitions = Enumerable.Range(0, 40).Select(_ => limiter.AcquireAsync().AsTask()).ToList();
+
+        // One token, five waiting (the fifth's wait is (4 + 1) / σ = 1 s), 34 refused without any time passing.
+        Assert.Equal(34, acquisitions.Count(a => a.IsCompleted && !a.Result.IsAcquired));
+        Assert.Equal(1, acquisitions.Count(a => a.IsCompleted && a.Result.IsAcquired));
+        Assert.Equal(5, limiter.GetStatistics()!.CurrentQueuedCount);
+        _clock.Advance(TimeSpan.FromSeconds(1));
+        Assert.All(acquisitions, a => Assert.True(a.IsCompleted));
+        Assert.Equal(6, (await Task.WhenAll(acquisitions)).Count(l => l.IsAcquired));
+
+        // A rate of zero never admits: refused at once rather than queued for ever.
+        admission.Configure("tenant", new RateLimiterProperties(0, Burst: 1, QueueLimit: 128));
+        Assert.False((await limiter.AcquireAsync()).IsAcquired);
+    }
+
+    [Fact]
     public async Task AcquireAsync_Cancelled_ThrowsAndLeavesTheQueue()
     {
         using var admission = Create(queueLimit: 4);

@@ -90,6 +90,42 @@ public class CiceroRuntimeTests
     }
 
     [Fact]
+    public void LargeCallsOfOneMethod_DoNotMakeShortCallsOfAnotherMethodOfTheWorkflowInfeasible()
+    {
+        using var runtime = new CiceroRuntime(null, _clock);
+        RequestContext Start(string operation, int deadlineMs)
+        {
+            var request = runtime.StartRequest("tenant", TimeSpan.FromMilliseconds(deadlineMs));
+            request.Operation = operation;
+            return request;
+        }
+
+        void Serve(RequestContext request, int ms)
+        {
+            Assert.True(runtime.Admission.TryAdmit(request).IsAdmitted);
+            var admittedAt = _clock.GetTimestamp();
+            _clock.Advance(TimeSpan.FromMilliseconds(ms));
+            runtime.CompleteRequest(request, admittedAt, isEntryPoint: true);
+        }
+
+        // A few large uploads of the tenant took 200 ms each.
+        for (var i = 0; i < 3; i++)
+        {
+            Serve(Start("/store.v1.Blobs/Upload", 1000), 200);
+        }
+
+        // Its reads, another method, with 10 ms deadlines: the first has no estimate of its own yet and is admitted,
+        // and once it took 2 ms, every read is judged on that.
+        Serve(Start("/store.v1.Blobs/Get", 10), 2);
+        Assert.All(Enumerable.Range(0, 40), _ => Assert.True(runtime.Admission.TryAdmit(Start("/store.v1.Blobs/Get", 10)).IsAdmitted));
+
+        // The estimate still refuses what cannot make it: an upload with 10 ms, and a request naming no operation,
+        // which is judged on the workflow's completion time as before.
+        Assert.Equal(DropReason.DeadlineInfeasible, runtime.Admission.TryAdmit(Start("/store.v1.Blobs/Upload", 10)).Reason);
+        Assert.Equal(DropReason.DeadlineInfeasible, runtime.Admission.TryAdmit(runtime.StartRequest("tenant", TimeSpan.FromMilliseconds(10))).Reason);
+    }
+
+    [Fact]
     public void RequestMetadata_IsAmbient_AndDropRequestTellsWhy()
     {
         using var runtime = new CiceroRuntime(null, _clock);

@@ -32,7 +32,13 @@ public sealed class RateExchangeTests
     public async Task Generated_service_answers_with_the_instance_and_the_rates_it_grants()
     {
         await using var leaf = await TestHost.StartProbeAsync(
-            o => o.Classifier = WorkflowClassifiers.Fixed(Tenant),
+            o =>
+            {
+                o.Classifier = WorkflowClassifiers.Fixed(Tenant);
+
+                // The asking caller is a peer in the mesh (an outsider is told no instance id: RateExchangeProtectionTests).
+                o.IsTrustedCaller = _ => true;
+            },
             cicero: c => c
                 .ConfigurePolicies(p => p.ReplaceRateLimitPolicy(StaticRatePolicy.CreateFactory(new StaticRateOptions { DefaultRate = 100 })))
                 .UseRateLimitPolicy(RateLimitPolicies.Static),

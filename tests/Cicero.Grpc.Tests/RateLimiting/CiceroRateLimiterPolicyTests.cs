@@ -67,6 +67,50 @@ public class CiceroRateLimiterPolicyTests
     }
 
     [Fact]
+    public async Task Middleware_UnderTheDefaults_RefusesAFloodAtOnce_QueueingOnlyAboutOneSecondOfIt()
+    {
+        // The defaults: a queue of 128 and a burst of 100 ms. At σ = 5/s, queueing 128 would hold a request 25.6 s.
+        var clock = new VirtualTimeProvider();
+        await using var app = await StartAsync(clock, new CollectingLoggerProvider());
+        var admission = app.Services.GetRequiredService<CiceroRuntime>().Admission;
+        admission.SetRate(new WorkflowId("flood"), 5);
+        using var client = new HttpClient { BaseAddress = new Uri(app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.First()) };
+
+        var flood = Enumerable.Range(0, 40).Select(_ => SendAsync(client, "flood")).ToList();
+
+        // No virtual time passes: the refusals come at once. One request takes the burst's token, five wait (the
+        // queue ahead drained at σ within one second), the other 34 are refused.
+        var pending = flood.ToList();
+        var answered = new List<HttpResponseMessage>();
+        using (var limit = new CancellationTokenSource(TimeSpan.FromSeconds(60)))
+        {
+            while (answered.Count < 35)
+            {
+                var done = await Task.WhenAny(pending).WaitAsync(limit.Token);
+                pending.Remove(done);
+                answered.Add(await done);
+            }
+        }
+
+        Assert.Equal(5, admission.GetQueueLength(new WorkflowId("flood")));
+        Assert.Equal(1, answered.Count(r => r.StatusCode == HttpStatusCode.OK));
+        var refused = answered.Where(r => r.StatusCode != HttpStatusCode.OK).ToList();
+        Assert.Equal(34, refused.Count);
+        Assert.All(refused, r =>
+        {
+            Assert.Equal(HttpStatusCode.TooManyRequests, r.StatusCode);
+            Assert.Equal("2", r.Headers.GetValues("Retry-After").Single());
+            Assert.Equal("rate_limited", r.Headers.GetValues(CiceroMetadataKeys.DropReason).Single());
+        });
+
+        // The five queued are admitted at σ within the second.
+        clock.Advance(TimeSpan.FromSeconds(1));
+        var late = await Task.WhenAll(pending).WaitAsync(TimeSpan.FromSeconds(60));
+        Assert.All(late, r => Assert.Equal(HttpStatusCode.OK, r.StatusCode));
+        answered.Concat(late).ToList().ForEach(r => r.Dispose());
+    }
+
+    [Fact]
     public async Task Middleware_WithoutAddCicero_FailsWithAClearMessage()
     {
         var builder = WebApplication.CreateSlimBuilder();

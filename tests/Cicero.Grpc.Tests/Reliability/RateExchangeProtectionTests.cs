@@ -69,6 +69,30 @@ public sealed class RateExchangeProtectionTests
         await TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("x"));
     }
 
+    [Fact]
+    public async Task WithoutProtection_AnEntryPointTellsAnOutsiderNoAddress_AndATrustedPeerItsId()
+    {
+        // Mapped as the README maps it: no token, no policy, an entry point by default.
+        await using var host = await TestHost.StartProbeAsync(
+            o => o.IsTrustedCaller = c => c.GetHttpContext().Request.Headers.ContainsKey(CredentialHeader),
+            map: app => app.MapCiceroRateExchange());
+        using var channel = host.CreateChannel();
+        var client = new RateExchangeService.RateExchangeClient(channel);
+
+        var outsider = await client.GetAdmissionRatesAsync(new GetAdmissionRatesRequest { Caller = "caller" }, deadline: DateTime.UtcNow.AddSeconds(10));
+        Assert.Equal(string.Empty, outsider.Instance);
+
+        // The same call from a caller the options trust names the instance, as a peer's rate exchange needs.
+        var peer = await QueryAsync(client, MeshRole);
+        Assert.Equal(InstanceIds.FromAddress(host.Address), peer.Instance);
+
+        // The application's calls from the outsider carry no instance id either (the trailers' rule).
+        var call = TestHost.Client(channel).WorkAsync(ProbeHandlers.Of("x"));
+        await call;
+        Assert.True(CiceroTrailers.TryRead(call.GetTrailers(), out var result), "Cicero's trailer is missing");
+        Assert.Equal(string.Empty, result.Instance);
+    }
+
     private static Task<GetAdmissionRatesResponse> QueryAsync(RateExchangeService.RateExchangeClient client, string credential) =>
         client.GetAdmissionRatesAsync(
             new GetAdmissionRatesRequest { Caller = "caller" },

@@ -4,7 +4,9 @@ using System.ComponentModel.DataAnnotations;
 using Cicero.Context;
 using Cicero.Grpc.Resilience;
 using Cicero.Time;
+using Grpc.Core;
 using Polly;
+using Polly.Retry;
 using Polly.Timeout;
 
 namespace Cicero.Grpc.Tests.Resilience;
@@ -230,6 +232,42 @@ public sealed class CiceroDeadlineTimeoutTests
     }
 
     [Fact]
+    public async Task Execute_GrpcCallCancelledByTheTimeout_IsATimeout_ThroughTheDocumentedStorefrontPipeline()
+    {
+        // docs/getting-started.md's storefront: the deadline timeout outside a retry of UNAVAILABLE, around a gRPC call.
+        var pipeline = NewBuilder()
+            .AddCiceroDeadlineTimeout()
+            .AddRetry(new RetryStrategyOptions
+            {
+                ShouldHandle = new PredicateBuilder().Handle<RpcException>(e => e.StatusCode == StatusCode.Unavailable),
+                MaxRetryAttempts = 2,
+                Delay = TimeSpan.FromMilliseconds(20),
+            })
+            .Build();
+        using var scope = CiceroContext.Use(RequestContext.Start("page", _clock, TimeSpan.FromMilliseconds(15)));
+
+        var execution = pipeline.ExecuteAsync(static async token => await GrpcDotnetCallAsync(token), CancellationToken.None).AsTask();
+        _clock.Advance(TimeSpan.FromMilliseconds(15));
+
+        // Not the RpcException(Cancelled) grpc-dotnet threw: the storefront maps this one to DEADLINE_EXCEEDED.
+        var exception = await Assert.ThrowsAsync<TimeoutRejectedException>(() => execution.WaitAsync(Bound));
+        Assert.Equal(TimeSpan.FromMilliseconds(15), exception.Timeout);
+    }
+
+    [Fact]
+    public async Task Execute_CancelledStatusFromTheCallee_PassesThroughUnchanged()
+    {
+        var pipeline = NewBuilder().AddCiceroDeadlineTimeout().Build();
+        using var scope = CiceroContext.Use(RequestContext.Start("page", _clock, TimeSpan.FromSeconds(1)));
+
+        // The callee (or a proxy) answered CANCELLED while the budget lasted: that is what happened, so it is kept.
+        var exception = await Assert.ThrowsAsync<RpcException>(async () => await pipeline.ExecuteAsync(
+            static _ => throw new RpcException(new Status(StatusCode.Cancelled, "cancelled by the callee")),
+            CancellationToken.None));
+        Assert.Equal("cancelled by the callee", exception.Status.Detail);
+    }
+
+    [Fact]
     public void Options_Defaults()
     {
         var options = new CiceroDeadlineTimeoutStrategyOptions();
@@ -238,6 +276,20 @@ public sealed class CiceroDeadlineTimeoutTests
         Assert.Null(options.FallbackTimeout);
         Assert.Null(options.OnTimeout);
         Assert.Null(options.RequestContextSelector);
+    }
+
+    /// <summary>What a grpc-dotnet unary call does when its token is cancelled (without ThrowOperationCanceledOnCancellation).</summary>
+    private static async Task<int> GrpcDotnetCallAsync(CancellationToken token)
+    {
+        try
+        {
+            await Task.Delay(Timeout.InfiniteTimeSpan, token);
+            return 0;
+        }
+        catch (OperationCanceledException)
+        {
+            throw new RpcException(new Status(StatusCode.Cancelled, "Call canceled by the client."));
+        }
     }
 
     private ResiliencePipelineBuilder NewBuilder() => new() { TimeProvider = _clock };

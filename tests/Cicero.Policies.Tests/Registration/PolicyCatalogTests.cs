@@ -72,6 +72,19 @@ public class PolicyCatalogTests
     }
 
     [Fact]
+    public void Static_RegisteredAsItsPageSays_ReplacesTheBuiltIn_AndAddNamesTheWayToDoIt()
+    {
+        // docs/policies/static.md: a built-in policy with other options goes in with Replace, not Add.
+        var factory = StaticRatePolicy.CreateFactory(new StaticRateOptions { Rates = { ["tenant-a"] = 50 } });
+
+        var error = Assert.Throws<ArgumentException>(() => PolicyCatalogBuilder.CreateDefault().AddRateLimitPolicy(factory));
+        Assert.Contains(nameof(PolicyCatalogBuilder.ReplaceRateLimitPolicy), error.Message, StringComparison.Ordinal);
+        var catalog = PolicyCatalogBuilder.CreateDefault().ReplaceRateLimitPolicy(factory).Build();
+
+        Assert.Same(factory, catalog.GetRateLimitPolicy(RateLimitPolicies.Static));
+    }
+
+    [Fact]
     public void GetRateLimitPolicy_BottleneckFairness_CreatesPolicy()
     {
         var policy = PolicyCatalog.Default.GetRateLimitPolicy("bottleneck-fairness")
