@@ -14,7 +14,7 @@ namespace Cicero.Policies.ReplicaSelection;
 /// <para>
 /// Score Ψ = R · max(1, L / L̄)^b, with R = (R − S) + S from EWMAs of the wait outside the server's handler and of
 /// the service time, L = 1 + os·n + q̄ the load the paper's q̂ measures, and L̄ = Σ L² / Σ L the load a request meets
-/// on average over the group's live replicas. The paper's S · q̂^b charges every request in flight as if each replica
+/// on average on the group's other live replicas. The paper's S · q̂^b charges every request in flight as if each replica
 /// served one at a time; a server without a queue (unlimited concurrency) answers in S whatever its load, so the
 /// paper's rule sent calls to the slow replica whenever the fast ones had a few in flight (issue 35: 5-11% of calls,
 /// p999 at the slow replica's latency). Here latency decides, and the cubic load term only brakes herding: it is 1 for
@@ -73,8 +73,9 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
             return ReplicaSelectorShared.EmptyGroup;
         }
 
-        // The load a request meets on average (Σ L² / Σ L): the replicas' mean weighted by what each holds, so replicas
-        // that hold little (the slow one, probed now and then) do not make the busy ones look over their share.
+        // Each replica's load is read against the load a request meets on the other live replicas (Σ L² / Σ L over
+        // them): replicas that hold little (the slow one, probed now and then) do not make the busy ones look over
+        // their share, and one replica holding the whole burst does.
         var total = 0.0;
         var squares = 0.0;
         foreach (var replica in replicas)
@@ -87,7 +88,6 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
             }
         }
 
-        var meanLoad = total == 0 ? 1 : squares / total;
         var best = -1;
         var bestScore = double.PositiveInfinity;
         for (var i = 0; i < replicas.Length; i++)
@@ -98,7 +98,9 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
                 continue;
             }
 
-            var score = Score(replica, meanLoad, now);
+            var own = LoadOf(replica);
+            var others = total - own;
+            var score = Score(replica, others <= 0 ? own : (squares - (own * own)) / others, now);
             if (best < 0 || score < bestScore)
             {
                 best = i;
@@ -137,7 +139,7 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
 
     /// <summary>Gets a replica's score in milliseconds, aged as at <paramref name="now"/>; lower is better; before any feedback, only the load term (0 at or under the usual load).</summary>
     /// <param name="replica">The replica.</param>
-    /// <param name="meanLoad">The load a request meets on average over the group's live replicas, L̄ = Σ L² / Σ L.</param>
+    /// <param name="meanLoad">The load a request meets on average on the group's other live replicas, L̄ = Σ L² / Σ L.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns>Ψ = R · max(1, L / L̄)^b, halved per <see cref="AgeingHalfLife"/> the replica has been idle and unheard.</returns>
     internal double Score(ReplicaState replica, double meanLoad, long now)
