@@ -34,6 +34,26 @@ if (args is ["grpc-paired", ..])
     return;
 }
 
+if (args is ["balancer-outcome-client", var plan])
+{
+    await Cicero.Benchmarks.Outcome.OutcomeClient.RunAsync(plan);
+    return;
+}
+
+if (args is ["balancer-outcome", ..])
+{
+    static string[] List(string? value, string fallback) => (value ?? fallback).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+    await Cicero.Benchmarks.Outcome.BalancerOutcome.RunAsync(
+        List(StringOption(args, "--configs"), "A,B,C,D,F,S"),
+        List(StringOption(args, "--variants"), "round_robin,c3,c3-paper,dynamic-snitch,p2c-peak-ewma,least-outstanding"),
+        OptionValue(args, "--reps") ?? 3,
+        OptionValue(args, "--calls") ?? 20_000,
+        OptionValue(args, "--warmup") ?? 2_000,
+        StringOption(args, "--interceptor") != "off",
+        args.Contains("--json"));
+    return;
+}
+
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
 
 static int? OptionValue(string[] args, string name) =>

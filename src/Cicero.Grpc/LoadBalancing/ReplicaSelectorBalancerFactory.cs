@@ -40,12 +40,12 @@ public sealed class ReplicaSelectorBalancerFactory : LoadBalancerFactory
     public override string Name => _selector.Name;
 
     /// <summary>Creates the <c>c3</c> policy.</summary>
-    /// <param name="c3">C3's options (score, cubic rate control); the C3 paper's defaults when <see langword="null"/>.</param>
+    /// <param name="c3">C3's score options; the defaults when <see langword="null"/>.</param>
     /// <param name="options">Replica-group options; defaults when <see langword="null"/>.</param>
     /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
     /// <returns>The policy.</returns>
     public static ReplicaSelectorBalancerFactory C3(C3Options? c3 = null, ReplicaGroupOptions? options = null, TimeProvider? timeProvider = null) =>
-        new(c3 is null ? PolicyCatalog.Default.GetReplicaSelector(ReplicaSelectorNames.C3) : C3ReplicaSelector.CreateFactory(c3), options, timeProvider);
+        new(c3 is null ? PolicyCatalog.Default.GetReplicaSelector(ReplicaSelectorNames.C3) : LatencyAwareC3Selector.CreateFactory(c3), options, timeProvider);
 
     /// <summary>Creates one policy for every replica selector of a catalog.</summary>
     /// <param name="catalog">The catalog; <see cref="PolicyCatalog.Default"/> when <see langword="null"/>.</param>

@@ -34,14 +34,24 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
         _frequency = timestampFrequency;
     }
 
-    /// <summary>Creates a factory under the name "c3".</summary>
+    /// <summary>Creates a factory under the name "c3" (the simulations' name for the paper's algorithm).</summary>
     /// <param name="options">Options; the paper's defaults when <see langword="null"/>.</param>
     /// <returns>The factory.</returns>
     public static ReplicaSelectorFactory CreateFactory(C3Options? options = null)
     {
         options ??= new C3Options();
         options.Validate();
-        return new Factory(options);
+        return new Factory(ReplicaSelectorNames.C3, options);
+    }
+
+    /// <summary>Creates a factory under the name "c3-paper": the paper's algorithm as written, beside the default "c3".</summary>
+    /// <param name="options">Options; the paper's defaults when <see langword="null"/>.</param>
+    /// <returns>The factory.</returns>
+    public static ReplicaSelectorFactory CreatePaperFactory(C3Options? options = null)
+    {
+        options ??= new C3Options();
+        options.Validate();
+        return new Factory(ReplicaSelectorNames.C3Paper, options);
     }
 
     /// <inheritdoc />
@@ -195,9 +205,9 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
         public CubicRateController Rate { get; } = new(options.Rate, frequency, now);
     }
 
-    private sealed class Factory(C3Options options) : ReplicaSelectorFactory
+    private sealed class Factory(string name, C3Options options) : ReplicaSelectorFactory
     {
-        public override string Name => ReplicaSelectorNames.C3;
+        public override string Name => name;
 
         public override IReplicaSelector Create(long timestampFrequency) => new C3ReplicaSelector(options, timestampFrequency);
     }

@@ -5,8 +5,11 @@ namespace Cicero.Policies.ReplicaSelection;
 /// <summary>The configuration names of the built-in replica selectors.</summary>
 public static class ReplicaSelectorNames
 {
-    /// <summary>C3 adaptive replica selection (Suresh et al., NSDI 2015): scores plus per-replica rate control and backpressure.</summary>
+    /// <summary>C3 for real servers (<see cref="LatencyAwareC3Selector"/>): C3's cubic score against each replica's parallelism, with ageing.</summary>
     public const string C3 = "c3";
+
+    /// <summary>C3 as the paper writes it (Suresh et al., NSDI 2015): scores plus per-replica rate control and backpressure.</summary>
+    public const string C3Paper = "c3-paper";
 
     /// <summary>Wu's background-aware variant of C3, which also weighs each server's background activity.</summary>
     public const string C3Background = "c3-background";

@@ -99,7 +99,7 @@ public sealed class ScenarioLoaderTests
                 "services[0].resources[0].capacity: must be >= 1, was 0",
                 "services[1].resources[0].kind: must be one of: thread-pool, connection-pool, disk, compute; was 'gpu'",
                 "routes[0].to: unknown service 'db'; known: fe, ps",
-                "routes[0].replicaSelector: must be one of: c3, c3-background, dynamic-snitch, least-outstanding, oracle, p2c-peak-ewma, random, round-robin; was 'fastest'",
+                "routes[0].replicaSelector: must be one of: c3, c3-background, c3-paper, dynamic-snitch, least-outstanding, oracle, p2c-peak-ewma, random, round-robin; was 'fastest'",
                 "workflows[0].stages[0].count: must be >= 1, was 0",
                 "workflows[0].stages[0].stages[0].serviceTime.distribution: must be one of: exponential, constant, lognormal; was 'gamma'",
                 "workflows[0].stages[1].use: 'threads' is a thread-pool, held implicitly; stages may use only disk or compute resources",

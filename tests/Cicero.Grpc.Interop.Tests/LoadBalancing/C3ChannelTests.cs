@@ -62,4 +62,34 @@ public sealed class C3ChannelTests
         Assert.Equal(Calls, ports.Count(p => p != 0));
         Assert.Equal(Calls, replicas.States.Sum(s => s.Calls));
     }
+
+    [Fact]
+    public async Task Default_c3_behind_the_interceptor_answers_every_call_and_keeps_a_hot_closed_loop_off_the_slow_server()
+    {
+        // Issue 35: behind Cicero's client interceptor, the paper's rate limits held calls in a backlog until their
+        // deadline, and on servers without a queue they spilled a closed loop onto the slow server. The default c3 is
+        // judged against round_robin over the same servers in the same run, with wide slack for a busy machine.
+        await using var replicas = await ProbeReplicas.StartAsync(
+            new ProbeState(),
+            new ProbeState(),
+            new ProbeState { ExtraDelay = TimeSpan.FromMilliseconds(20) });
+
+        const int Calls = 480;
+        var slowShare = new Dictionary<string, double>();
+        foreach (var policy in new[] { "round_robin", "c3" })
+        {
+            var before = replicas.States[2].Calls;
+            var total = replicas.States.Sum(s => s.Calls);
+            using var channel = BalancedChannel.Create(replicas.Addresses, policy, services => services.AddCiceroLoadBalancing());
+            var ports = await channel.EchoAsync(Calls, concurrency: 16);
+
+            Assert.Equal(Calls, ports.Count(p => p != 0));
+            Assert.Equal(Calls, replicas.States.Sum(s => s.Calls) - total);
+            slowShare[policy] = (double)(replicas.States[2].Calls - before) / Calls;
+        }
+
+        Assert.True(
+            slowShare["c3"] < slowShare["round_robin"] / 2,
+            $"the slow server's share: c3 {slowShare["c3"]:P1}, round_robin {slowShare["round_robin"]:P1}");
+    }
 }

@@ -21,8 +21,8 @@ public class PolicyCatalogTests
         Assert.Equal(["cake-shares", "drr", "edf", "fifo", "lasf", "lstf", "priority", "sjf", "srtf"], catalog.SchedulerNames);
         Assert.Equal(["bottleneck-fairness", "bottleneck-fairness-paper", "min-throughput", "pass-through", "static"], catalog.RateLimitPolicyNames);
         Assert.Equal(["deadline-feasibility", "never", "queue-length"], catalog.DropPolicyNames);
-        Assert.Equal(["c3", "c3-background", "dynamic-snitch", "least-outstanding", "oracle", "p2c-peak-ewma", "random", "round-robin"], catalog.ReplicaSelectorNames);
-        Assert.IsType<Cicero.Policies.ReplicaSelection.C3ReplicaSelector>(catalog.GetReplicaSelector("C3").Create(TimeSpan.TicksPerSecond));
+        Assert.Equal(["c3", "c3-background", "c3-paper", "dynamic-snitch", "least-outstanding", "oracle", "p2c-peak-ewma", "random", "round-robin"], catalog.ReplicaSelectorNames);
+        Assert.IsType<Cicero.Policies.ReplicaSelection.LatencyAwareC3Selector>(catalog.GetReplicaSelector("C3").Create(TimeSpan.TicksPerSecond));
     }
 
     [Theory]

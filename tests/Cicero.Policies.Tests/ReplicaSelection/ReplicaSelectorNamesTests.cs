@@ -11,13 +11,13 @@ public class ReplicaSelectorNamesTests
     {
         string[] names =
         [
-            ReplicaSelectorNames.C3, ReplicaSelectorNames.C3Background, ReplicaSelectorNames.RoundRobin, ReplicaSelectorNames.Random,
+            ReplicaSelectorNames.C3, ReplicaSelectorNames.C3Paper, ReplicaSelectorNames.C3Background, ReplicaSelectorNames.RoundRobin, ReplicaSelectorNames.Random,
             ReplicaSelectorNames.LeastOutstanding, ReplicaSelectorNames.PowerOfTwoChoicesPeakEwma, ReplicaSelectorNames.DynamicSnitch,
             ReplicaSelectorNames.Oracle,
         ];
 
         Assert.Equal(
-            ["c3", "c3-background", "round-robin", "random", "least-outstanding", "p2c-peak-ewma", "dynamic-snitch", "oracle"],
+            ["c3", "c3-paper", "c3-background", "round-robin", "random", "least-outstanding", "p2c-peak-ewma", "dynamic-snitch", "oracle"],
             names);
     }
 

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+
+using Cicero.Policies.ReplicaSelection;
+using Cicero.ReplicaSelection;
+
+namespace Cicero.Policies.Tests.ReplicaSelection;
+
+public class LatencyAwareC3SelectorConformanceTests : ReplicaSelectorConformanceTests
+{
+    protected override string ExpectedName => ReplicaSelectorNames.C3;
+
+    protected override IReplicaSelector CreateSelector() => new LatencyAwareC3Selector(new C3Options(), Frequency);
+
+    protected override ReplicaSelectorFactory CreateFactory() => LatencyAwareC3Selector.CreateFactory();
+}
+
+public class LatencyAwareC3SelectorTests
+{
+    private const long Frequency = TimeSpan.TicksPerSecond;
+
+    private static long At(double seconds) => (long)(seconds * Frequency);
+
+    private static ReplicaFeedback Feedback(double responseMs, double serviceMs, double queue = 0) =>
+        new(TimeSpan.FromMilliseconds(responseMs), queue, TimeSpan.FromMilliseconds(serviceMs));
+
+    [Fact]
+    public void A_server_without_a_queue_keeps_the_calls_on_the_fast_replicas_where_the_paper_sends_them_to_the_slow_one()
+    {
+        // Issue 35's configuration A as one client sees it: 16 calls in flight, 8 on each fast replica (1 ms, which
+        // the servers also report as others in flight), none on the 10 ms one. Both selectors learn the same answers.
+        var paper = new C3ReplicaSelector(new C3Options(), Frequency);
+        var live = new LatencyAwareC3Selector(new C3Options(), Frequency);
+        ReplicaState[] forPaper = [new("a"), new("b"), new("c")];
+        ReplicaState[] forLive = [new("a"), new("b"), new("c")];
+        foreach (var group in new[] { forPaper, forLive })
+        {
+            IReplicaSelector selector = ReferenceEquals(group, forPaper) ? paper : live;
+            for (var i = 0; i < 3; i++)
+            {
+                group[i].Outstanding = i < 2 ? 7 : 0;
+                selector.OnFeedback(group[i], i < 2 ? Feedback(1.2, 1, queue: 7) : Feedback(10.2, 10), 0);
+                group[i].Outstanding = i < 2 ? 8 : 0;
+            }
+        }
+
+        Assert.Equal(ReplicaChoice.Replica(2), paper.Choose(forPaper, 0));
+        Assert.NotEqual(ReplicaChoice.Replica(2), live.Choose(forLive, 0));
+    }
+
+    [Fact]
+    public void Herding_onto_one_of_two_equal_replicas_is_braked_by_the_load_term()
+    {
+        var selector = new LatencyAwareC3Selector(new C3Options(), Frequency);
+        ReplicaState[] group = [new("a"), new("b")];
+        selector.OnFeedback(group[0], Feedback(1, 1), 0);
+        selector.OnFeedback(group[1], Feedback(1.3, 1.3), 0);
+
+        // a is a little faster, but once it holds far more than b the cubic load term sends the next call to b.
+        group[0].Outstanding = 12;
+        group[1].Outstanding = 2;
+        Assert.Equal(ReplicaChoice.Replica(1), selector.Choose(group, 0));
+        group[0].Outstanding = 2;
+        Assert.Equal(ReplicaChoice.Replica(0), selector.Choose(group, 0));
+    }
+
+    [Fact]
+    public void A_replica_judged_on_a_cold_start_is_tried_again_and_one_good_answer_restores_it()
+    {
+        var selector = new LatencyAwareC3Selector(new C3Options(), Frequency);
+        ReplicaState[] group = [new("a"), new("b")];
+
+        // a's first answer was slow (a cold connection); b keeps answering in 1 ms with one call in flight.
+        selector.OnFeedback(group[0], Feedback(400, 5), 0);
+        var now = 0.0;
+        var firstRetry = -1.0;
+        for (; now < 10 && firstRetry < 0; now += 0.01)
+        {
+            selector.OnFeedback(group[1], Feedback(1, 1), At(now));
+            if (selector.Choose(group, At(now)) == ReplicaChoice.Replica(0))
+            {
+                firstRetry = now;
+            }
+        }
+
+        // Without ageing a would wait forever (it is never chosen, so never heard); with a half-life of 0.5 s its
+        // score of ~400 ms falls under b's ~1 ms in about 9 half-lives.
+        Assert.InRange(firstRetry, 3, 6);
+
+        // The retry answers in 1 ms: after a quiet spell that long the old estimate keeps almost no weight.
+        selector.OnFeedback(group[0], Feedback(1, 1), At(now));
+        Assert.InRange(selector.Score(group[0], 1, At(now)), 0, 3);
+    }
+
+    [Fact]
+    public void A_request_is_never_held_back_even_when_nothing_answers()
+    {
+        // The paper's rate limits put requests in a backlog that grpc-dotnet re-picks in no order; calls waited there
+        // until their deadline (issue 35). The default c3 always names a replica while one is up.
+        var selector = new LatencyAwareC3Selector(new C3Options(), Frequency);
+        ReplicaState[] group = [new("a"), new("b"), new("c")];
+        for (var i = 0; i < 10_000; i++)
+        {
+            var choice = selector.Choose(group, At(i * 1e-5));
+            Assert.Equal(ReplicaChoiceKind.Replica, choice.Kind);
+            group[choice.Index].Outstanding++;
+            selector.OnSent(group[choice.Index], At(i * 1e-5));
+            if (i % 7 == 0)
+            {
+                group[choice.Index].Outstanding--;
+                selector.OnFeedback(group[choice.Index], new ReplicaFeedback(TimeSpan.FromSeconds(10), 0, TimeSpan.Zero, Failed: true), At(i * 1e-5));
+            }
+        }
+
+        // Spread across the group, not piled on one replica: no replica holds more than half the calls in flight.
+        Assert.All(group, r => Assert.True(r.Outstanding < group.Sum(g => g.Outstanding) / 2, $"{r.Id} holds {r.Outstanding}"));
+    }
+}
