@@ -100,7 +100,7 @@ public sealed partial class AdmissionController
         if (limiter is null)
         {
             var rate = _options.InitialRate;
-            limiter = new WorkflowLimiter(new TokenBucket(rate, BurstFor(rate, null), now, _timeProvider.TimestampFrequency), _options.QueueLimit)
+            limiter = new WorkflowLimiter(new TokenBucket(rate, BurstFor(rate, null), now, _timestampFrequency), _options.QueueLimit)
             {
                 // A new limiter counts as just admitted: no probe before a whole interval has passed.
                 LastAdmittedAt = now,

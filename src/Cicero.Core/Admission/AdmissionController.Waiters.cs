@@ -151,7 +151,7 @@ public sealed partial class AdmissionController
             return;
         }
 
-        var ticks = (long)Math.Ceiling((double)(due - now) * TimeSpan.TicksPerSecond / _timeProvider.TimestampFrequency);
+        var ticks = (long)Math.Ceiling((double)(due - now) * TimeSpan.TicksPerSecond / _timestampFrequency);
         _timer.Change(TimeSpan.FromTicks(Math.Max(1, ticks)), Timeout.InfiniteTimeSpan);
     }
 

@@ -32,6 +32,7 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
 {
     private readonly Lock _lock = new();
     private readonly TimeProvider _timeProvider;
+    private readonly long _timestampFrequency;
     private readonly AdmissionOptions _options;
     private readonly IDropPolicy _dropPolicy;
     private readonly LocalModel? _model;
@@ -66,6 +67,7 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
         _dropPolicy = dropPolicy ?? DeadlineFeasibilityDropPolicy.Instance;
         _model = model;
         _timeProvider = timeProvider ?? TimeProvider.System;
+        _timestampFrequency = _timeProvider.TimestampFrequency;
         _limiters = new WorkflowLimiter?[registry.SlotCapacity];
         _timer = _timeProvider.CreateTimer(static state => ((AdmissionController)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
     }
@@ -159,7 +161,7 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
                 context,
                 slot,
                 at,
-                _timeProvider.TimestampFrequency,
+                _timestampFrequency,
                 workflowModel?.EstimateCompletionSeconds(context) ?? 0,
                 limiter.Queue.Count + bucket.Deficit,
                 bucket.Rate,
@@ -229,7 +231,7 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
             return false;
         }
 
-        var interval = (long)(_options.InfeasibleProbeInterval.TotalSeconds * _timeProvider.TimestampFrequency);
+        var interval = (long)(_options.InfeasibleProbeInterval.TotalSeconds * _timestampFrequency);
         return now - limiter.LastAdmittedAt >= interval && now - limiter.LastProbeAt >= interval;
     }
 }

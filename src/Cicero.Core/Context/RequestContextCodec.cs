@@ -19,7 +19,8 @@ namespace Cicero.Context;
 /// <para>
 /// Flags 0x01, 0x02, 0x04 and 0x08 mark the optional deadline, a, b and T fields. Only durations travel: the reader
 /// turns the elapsed time into a start timestamp of its own clock. Thread-safe; reading known workflows does not
-/// allocate a string when a <see cref="WorkflowRegistry"/> is given.
+/// allocate a string when a <see cref="WorkflowRegistry"/> is given, and
+/// neither does reading the same untracked workflow as the request before.
 /// </para>
 /// </remarks>
 public sealed class RequestContextCodec
@@ -41,6 +42,10 @@ public sealed class RequestContextCodec
     private readonly WorkflowRegistry? _registry;
     private readonly long _maxDurationTicks;
     private readonly double _maxCounter;
+
+    // The id string of the last workflow decoded without a registry slot: consecutive requests of one workflow then
+    // share it instead of allocating a copy each. A benign race: a reader sees one complete string or another.
+    private string? _lastUntrackedWorkflow;
 
     /// <summary>Creates a codec.</summary>
     /// <param name="timeProvider">The clock that start timestamps belong to.</param>
@@ -268,7 +273,14 @@ public sealed class RequestContextCodec
         else
         {
             slot = null;
-            workflow = new WorkflowId(new string(chars), trusted: true);
+            var last = Volatile.Read(ref _lastUntrackedWorkflow);
+            if (last is null || !chars.SequenceEqual(last))
+            {
+                last = new string(chars);
+                Volatile.Write(ref _lastUntrackedWorkflow, last);
+            }
+
+            workflow = new WorkflowId(last, trusted: true);
         }
 
         error = null;

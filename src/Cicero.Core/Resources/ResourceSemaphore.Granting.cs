@@ -15,7 +15,7 @@ public sealed partial class ResourceSemaphore
     {
         var now = _timeProvider.GetTimestamp();
         RequestContext? context;
-        long held;
+        double heldSeconds;
         int capacity;
         bool hasWaiters;
         lock (_lock)
@@ -31,12 +31,13 @@ public sealed partial class ResourceSemaphore
                 return;
             }
 
-            held = now - grant.AcquiredAt;
+            var held = now - grant.AcquiredAt;
+            heldSeconds = (double)held / _timestampFrequency;
             _usage.AddBusy(grant.Workflow!.Index, now - grant.AccountedFrom);
             _usage.AddServiceSample(grant.Workflow!.Index, grant.SubtaskType, held);
             context = grant.Context;
             _scheduler.OnCompleted(new SubtaskCompletion(
-                grant.Workflow, context!, grant.Cost, grant.SubtaskType, TimeSpan.FromSeconds((double)held / _timeProvider.TimestampFrequency)));
+                grant.Workflow, context!, grant.Cost, grant.SubtaskType, TimeSpan.FromSeconds(heldSeconds)));
             grant.InUse = false;
             grant.Context = null;
             grant.Workflow = null;
@@ -47,7 +48,6 @@ public sealed partial class ResourceSemaphore
             hasWaiters = _scheduler.Count > 0;
         }
 
-        var heldSeconds = (double)held / _timeProvider.TimestampFrequency;
         if (_trackProgress)
         {
             context!.Progress.AddLocalWork(heldSeconds, heldSeconds / capacity);
@@ -111,7 +111,7 @@ public sealed partial class ResourceSemaphore
 
             if (CiceroInstruments.ResourceWaitDuration.Enabled)
             {
-                CiceroInstruments.ResourceWaitDuration.Record((double)waited / _timeProvider.TimestampFrequency, _resourceTag);
+                CiceroInstruments.ResourceWaitDuration.Record((double)waited / _timestampFrequency, _resourceTag);
             }
 
             waiter.SetResult(lease);
@@ -130,7 +130,7 @@ public sealed partial class ResourceSemaphore
         }
 
         var service = _usage.GetServiceTime(ticket.Workflow.Index, ticket.SubtaskType);
-        return service is not { } mean || now + (long)(mean.TotalSeconds * _timeProvider.TimestampFrequency) <= ticket.DeadlineTimestamp;
+        return service is not { } mean || now + (long)(mean.TotalSeconds * _timestampFrequency) <= ticket.DeadlineTimestamp;
     }
 
     private SubtaskLease GrantLocked(WorkflowSlot workflow, RequestContext context, int subtaskType, long now, double cost)

@@ -32,6 +32,7 @@ public sealed partial class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, Sub
     private readonly Lock _lock = new();
     private readonly ISubtaskScheduler _scheduler;
     private readonly TimeProvider _timeProvider;
+    private readonly long _timestampFrequency;
     private readonly ResourceUsage _usage;
     private readonly Stack<WaitNode<SubtaskLease, SubtaskTicket>> _waiterPool = new();
     private readonly KeyValuePair<string, object?> _resourceTag;
@@ -67,12 +68,13 @@ public sealed partial class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, Sub
         Registry = registry;
         _scheduler = scheduler ?? new FifoScheduler();
         _timeProvider = timeProvider ?? TimeProvider.System;
+        _timestampFrequency = _timeProvider.TimestampFrequency;
         _capacity = options.Capacity;
         _maxQueueLength = options.MaxQueueLength;
         _trackProgress = options.TrackRequestProgress;
         _asyncContinuations = options.RunContinuationsAsynchronously;
         _dropExpired = options.DropExpiredWaiters;
-        _usage = new ResourceUsage(registry.SlotCapacity, _timeProvider.TimestampFrequency, modelOptions ?? new LocalModelOptions());
+        _usage = new ResourceUsage(registry.SlotCapacity, _timestampFrequency, modelOptions ?? new LocalModelOptions());
         _grants = new Grant[options.Capacity];
         _freeGrants = new int[options.Capacity];
         for (var i = 0; i < options.Capacity; i++)
@@ -202,7 +204,7 @@ public sealed partial class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, Sub
                 Cost = cost,
                 SubtaskType = subtaskType,
                 EnqueuedAt = now,
-                DeadlineTimestamp = context.GetDeadlineTimestamp(_timeProvider.TimestampFrequency),
+                DeadlineTimestamp = context.GetDeadlineTimestamp(_timestampFrequency),
                 Waiter = waiter,
             };
             waiter.Payload = ticket;

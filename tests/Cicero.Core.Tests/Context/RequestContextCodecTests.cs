@@ -103,6 +103,43 @@ public class RequestContextCodecTests
     }
 
     [Fact]
+    public void TryRead_UntrackedWorkflow_SharesTheIdOfTheRequestBefore_AndNeverMixesIdsUp()
+    {
+        var codec = new RequestContextCodec(_clock);
+        var first = codec.Encode(RequestContext.Start("tenant-a", _clock));
+        var other = codec.Encode(RequestContext.Start("tenant-b", _clock));
+        var sameLength = codec.Encode(RequestContext.Start("tenant-c", _clock));
+
+        Assert.True(codec.TryRead(first, out var a1, out _));
+        Assert.True(codec.TryRead(first, out var a2, out _));
+        Assert.True(codec.TryRead(other, out var b1, out _));
+        Assert.True(codec.TryRead(sameLength, out var c1, out _));
+        Assert.True(codec.TryRead(first, out var a3, out _));
+
+        Assert.Same(a1.Workflow.Value, a2.Workflow.Value);
+        Assert.Equal(["tenant-a", "tenant-a", "tenant-b", "tenant-c", "tenant-a"], new[] { a1, a2, b1, c1, a3 }.Select(c => c.Workflow.Value));
+    }
+
+    [Fact]
+    public void TryRead_UntrackedWorkflowFromManyThreads_AlwaysDecodesItsOwnId()
+    {
+        var codec = new RequestContextCodec(_clock);
+        var encodings = Enumerable.Range(0, 8).Select(i => codec.Encode(RequestContext.Start($"tenant-{i}", _clock))).ToArray();
+        var mismatches = 0;
+
+        Parallel.For(0, 20_000, i =>
+        {
+            var k = i % encodings.Length;
+            if (!codec.TryRead(encodings[k], out var decoded, out _) || decoded.Workflow.Value != $"tenant-{k}")
+            {
+                Interlocked.Increment(ref mismatches);
+            }
+        });
+
+        Assert.Equal(0, mismatches);
+    }
+
+    [Fact]
     public void Write_DestinationTooSmall_Throws()
     {
         var codec = new RequestContextCodec(_clock);
