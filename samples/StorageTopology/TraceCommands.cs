@@ -3,6 +3,7 @@
 using System.CommandLine;
 using System.Globalization;
 using Cicero.Emulator.Reports;
+using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Traces;
 using Cicero.Emulator.Traces.Importers;
 using Cicero.Emulator.Traces.Replay;
@@ -61,6 +62,12 @@ internal static class TraceCommands
 
     private static int Import(IAnsiConsole console, IAnsiConsole errors, string format, string input, string output)
     {
+        // The import renames a finished temporary file over the output: never over a link, a FIFO or a device.
+        if (OutputPaths.CheckFile(output) is { } unwritable)
+        {
+            return CommandErrors.Report(errors, "Cannot write the trace.", unwritable, ExitCodes.ReportFailed);
+        }
+
         try
         {
             var started = TimeProvider.System.GetTimestamp();
@@ -85,9 +92,18 @@ internal static class TraceCommands
             return CommandErrors.Report(errors, "Invalid options.", problem!, ExitCodes.InvalidCommandLine);
         }
 
-        if (settings.Repeat < 1 || settings.Permits < 1 || !(settings.K > 0 && double.IsFinite(settings.K)))
+        if (settings.Repeat < 1 || settings.Permits < 1 || settings.Permits > ScenarioLimits.MaxCapacity || !(settings.K > 0 && settings.K <= MaxK))
         {
-            return CommandErrors.Report(errors, "Invalid options.", $"--repeat and --permits must be at least 1 (were {settings.Repeat} and {settings.Permits}) and --k a positive number (was {settings.K.ToString(CultureInfo.InvariantCulture)}).", ExitCodes.InvalidCommandLine);
+            return CommandErrors.Report(
+                errors,
+                "Invalid options.",
+                string.Create(CultureInfo.InvariantCulture, $"--repeat must be at least 1 (was {settings.Repeat}), --permits between 1 and {ScenarioLimits.MaxCapacity:N0} (was {settings.Permits:N0}) and --k a number in (0, {MaxK:G}] (was {settings.K:G})."),
+                ExitCodes.InvalidCommandLine);
+        }
+
+        if (OutputPaths.CheckFolder(settings.Output) is { } unwritable)
+        {
+            return CommandErrors.Report(errors, "Cannot write the report.", unwritable, ExitCodes.ReportFailed);
         }
 
         DeadlineExperimentResult result;
@@ -95,6 +111,12 @@ internal static class TraceCommands
         var started = TimeProvider.System.GetTimestamp();
         try
         {
+            // One pass over the trace sizes the run before the repeated plan is made: the limits hold before the work starts.
+            if (DeadlineLimits.Check(TraceReplayPlanner.Create(source!()), settings.Repeat, settings.ClosedLoop, levels) is { } tooBig)
+            {
+                return CommandErrors.Report(errors, "Invalid options.", tooBig, ExitCodes.InvalidCommandLine);
+            }
+
             plan = DeadlineExperiment.UseResources(TraceReplayPlanner.Create(TraceRepetition.BackToBack(source!, settings.Repeat)), settings.Permits);
             console.MarkupLine(string.Create(
                 CultureInfo.InvariantCulture,
@@ -130,6 +152,9 @@ internal static class TraceCommands
             return CommandErrors.Report(errors, "Cannot write the report.", ex.Message, ExitCodes.ReportFailed);
         }
     }
+
+    /// <summary>The largest deadline factor: a deadline a million times the time alone is already no deadline.</summary>
+    private const double MaxK = 1e6;
 
     private static bool TryParseLevels(string text, bool closedLoop, out List<double> levels, out string? problem)
     {
