@@ -183,6 +183,11 @@ internal static class StorageTopologyCommand
             {
                 throw new ScenarioValidationException(problems, scenario.Name);
             }
+
+            if (RunLimits.Check(scenario) is { } tooBig)
+            {
+                return CommandErrors.Report(errors, "Cannot run the scenario.", tooBig, ExitCodes.InvalidScenario);
+            }
         }
         catch (Exception ex) when (ex is ScenarioValidationException or FileNotFoundException or IOException or UnauthorizedAccessException)
         {

@@ -3,6 +3,7 @@
 using System.CommandLine;
 using System.Globalization;
 using Cicero.Emulator.Reports;
+using Cicero.Emulator.Reports.Verdicts;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Traces;
 using Cicero.Emulator.Traces.Importers;
@@ -109,6 +110,7 @@ internal static class TraceCommands
         DeadlineExperimentResult result;
         TraceReplayPlan plan;
         var started = TimeProvider.System.GetTimestamp();
+        using var stop = new StopSignal();
         try
         {
             // One pass over the trace sizes the run before the repeated plan is made: the limits hold before the work starts.
@@ -121,7 +123,7 @@ internal static class TraceCommands
             console.MarkupLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"Deadline experiment on [bold]{Markup.Escape(title!)}[/]: {plan.RequestCount:N0} requests ({settings.Repeat} x the trace), k = {settings.K:0.##}, {(settings.ClosedLoop ? "clients" : "speed-ups")} {string.Join(", ", levels)}, simulated."));
-            result = DeadlineExperiment.Run(plan, new DeadlineExperimentOptions { K = settings.K, LoadLevels = levels, ClosedLoop = settings.ClosedLoop, Seed = settings.Seed });
+            result = DeadlineProgress.Run(console, plan, new DeadlineExperimentOptions { K = settings.K, LoadLevels = levels, ClosedLoop = settings.ClosedLoop, Seed = settings.Seed, Stop = stop.Token });
         }
         catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
         {
@@ -130,6 +132,15 @@ internal static class TraceCommands
         catch (Cicero.Emulator.Simulation.Topology.ConservationException ex)
         {
             return CommandErrors.Report(errors, "A run failed its conservation check.", ex.Message, ExitCodes.RunFailed);
+        }
+
+        var expected = levels.Count * DeadlineExperiment.DefaultNames.Count;
+        var partial = stop.Token.IsCancellationRequested
+            ? $"stopped by {stop.Signal} after {result.Rows.Count} of {expected} runs (load level and configuration); the table holds those that finished"
+            : null;
+        if (result.Rows.Count == 0)
+        {
+            return CommandErrors.Report(errors, "Stopped before any run finished.", partial ?? "No report was written.", ExitCodes.Interrupted);
         }
 
         console.WriteLine(result.ToTable());
@@ -143,9 +154,23 @@ internal static class TraceCommands
         console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Ran in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
         try
         {
-            var files = DeadlineReportWriter.Write(result, settings.Output, title!);
+            if (OutputPaths.CheckFolder(settings.Output) is { } replaced)
+            {
+                return CommandErrors.Report(errors, "Cannot write the report.", replaced, ExitCodes.ReportFailed);
+            }
+
+            var files = DeadlineReportWriter.Write(result, settings.Output, title!, partial);
+            var verdict = DeadlineVerdict.Of(result);
+            foreach (var sentence in verdict.Sentences)
+            {
+                console.Profile.Out.Writer.WriteLine(sentence);
+            }
+
             console.WriteLine($"Report: {files.Html}");
-            return ExitCodes.Success;
+            var exit = PartialRun.Finish(errors, partial);
+            console.Profile.Out.Writer.WriteLine("winner: " + (verdict.Winner ?? NoiseVerdict.NoWinner));
+            console.Profile.Out.Writer.Flush();
+            return exit;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
