@@ -10,7 +10,7 @@ using Spectre.Console;
 namespace Cicero.StorageTopology;
 
 /// <summary>Runs every configuration of a scenario live (real gRPC servers), with a progress bar on the wall clock.</summary>
-internal sealed class LiveRunner(IAnsiConsole console, LiveRunnerOptions options)
+internal sealed class LiveRunner(IAnsiConsole console, LiveRunnerOptions options, Cicero.Policies.Registration.PolicyCatalog? catalog = null)
 {
     private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(200);
 
@@ -69,7 +69,7 @@ internal sealed class LiveRunner(IAnsiConsole console, LiveRunnerOptions options
                     task.StartTask();
                     var started = TimeProvider.System.GetTimestamp();
                     var configuration = configurations[i];
-                    var run = Task.Run(() => new LiveTopologyRunner(scenario, configuration, options: options).RunAsync(stop), CancellationToken.None);
+                    var run = Task.Run(() => new LiveTopologyRunner(scenario, configuration, catalog, options).RunAsync(stop), CancellationToken.None);
                     while (!((IAsyncResult)run).AsyncWaitHandle.WaitOne(PollInterval))
                     {
                         task.Value = Math.Min(TimeProvider.System.GetElapsedTime(started).TotalSeconds, task.MaxValue * 0.999);
@@ -93,6 +93,6 @@ internal sealed class LiveRunner(IAnsiConsole console, LiveRunnerOptions options
         var configuration = (scenario.Configurations ?? [])[0];
         var names = options.HostedInstances is { } hosted ? string.Join(", ", hosted) : "every instance without an address";
         console.MarkupLine($"Hosting [bold]{Markup.Escape(names)}[/] of {Markup.Escape(scenario.Name ?? "scenario")} under {Markup.Escape(configuration.Name ?? "configuration")}; Ctrl+C stops.");
-        await new LiveTopologyRunner(scenario, configuration, options: options).HostAsync(cancellationToken).ConfigureAwait(false);
+        await new LiveTopologyRunner(scenario, configuration, catalog, options).HostAsync(cancellationToken).ConfigureAwait(false);
     }
 }

@@ -7,10 +7,13 @@ namespace Cicero.StorageTopology;
 /// <summary>Finds the scenario the command line names: a file if one exists at that path, else an embedded scenario.</summary>
 internal static class ScenarioSource
 {
-    /// <summary>Loads the scenario; <see langword="null"/> selects the embedded default.</summary>
+    /// <summary>Loads the scenario; <see langword="null"/> selects the embedded default. A file's policy names are checked against <paramref name="catalog"/> (the default catalog when null).</summary>
+    /// <param name="nameOrPath">A file, or an embedded scenario's name.</param>
+    /// <param name="catalog">The policies a file's configurations may name.</param>
+    /// <returns>The scenario.</returns>
     /// <exception cref="ScenarioValidationException">The scenario is invalid.</exception>
     /// <exception cref="FileNotFoundException">No file and no embedded scenario has that name.</exception>
-    public static ScenarioSpec Load(string? nameOrPath)
+    public static ScenarioSpec Load(string? nameOrPath, Cicero.Policies.Registration.PolicyCatalog? catalog = null)
     {
         if (string.IsNullOrWhiteSpace(nameOrPath))
         {
@@ -19,7 +22,7 @@ internal static class ScenarioSource
 
         if (File.Exists(nameOrPath))
         {
-            return ScenarioLoader.LoadFile(nameOrPath);
+            return ScenarioLoader.LoadFile(nameOrPath, catalog);
         }
 
         // "performance-isolation.json" names the embedded file as well as "performance-isolation".

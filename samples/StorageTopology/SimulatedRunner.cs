@@ -15,7 +15,7 @@ namespace Cicero.StorageTopology;
 /// virtual clock (<see cref="TopologySimulation.Elapsed"/>, a volatile read) a few times a second to move the bar.
 /// Reading the clock does not touch the simulation's state, so the results stay bit-for-bit those of an unobserved run.
 /// </remarks>
-internal sealed class SimulatedRunner(IAnsiConsole console)
+internal sealed class SimulatedRunner(IAnsiConsole console, Cicero.Policies.Registration.PolicyCatalog? catalog = null)
 {
     private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(100);
 
@@ -56,9 +56,9 @@ internal sealed class SimulatedRunner(IAnsiConsole console)
         return (results, wallTimes);
     }
 
-    private static TopologyRunResult RunOne(ScenarioSpec scenario, ConfigurationSpec configuration, ProgressTask task, CancellationToken stop)
+    private TopologyRunResult RunOne(ScenarioSpec scenario, ConfigurationSpec configuration, ProgressTask task, CancellationToken stop)
     {
-        var simulation = new TopologySimulation(scenario, configuration);
+        var simulation = new TopologySimulation(scenario, configuration, catalog);
         using var registration = stop.Register(simulation.Stop);
         task.StartTask();
         var run = Task.Run(simulation.Run);

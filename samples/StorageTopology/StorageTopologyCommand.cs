@@ -6,6 +6,7 @@ using Cicero.Emulator.Live;
 using Cicero.Emulator.Reports;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
+using Cicero.Policies.Registration;
 using Spectre.Console;
 
 namespace Cicero.StorageTopology;
@@ -76,20 +77,24 @@ internal static class StorageTopologyCommand
         };
         var rateExchangePort = OptionValues.OptionalInt("--rate-exchange-port-offset", "Live runner: exchange rates on each instance's address port plus this offset, not on the address itself, so a firewall can cut rate exchange alone (eng/netns).", minimum: 1);
         var slowFactor = OptionValues.OptionalPositive("--slow-factor", "Live runner, --host: SIGUSR1 multiplies the hosted instances' service times by this factor, SIGUSR2 restores them (eng/netns).");
+        var policyAssembly = new Option<string[]>("--policy-assembly")
+        {
+            Description = "An assembly (.dll) whose public IPolicyCatalogRegistration classes register custom policies the scenario's configurations may name (repeatable).",
+        };
         var listenPort = OptionValues.OptionalInt("--listen-port-offset", "Live runner: hosted instances listen this far above their address's port, where a proxy on the address forwards to them (eng/netns).", minimum: 1);
 
         var root = new RootCommand(
             "Cicero storage topology: runs a scenario (by default the dissertation's performance-isolation experiment on "
             + "10 FE, 5 Auth, 10 PS, 10 BS) under each of its configurations and writes a report (HTML, CSV, JSON, PNG).")
         {
-            scenario, list, output, seed, duration, runner, addresses, host, listen, monitor, rateExchangePort, listenPort, slowFactor,
+            scenario, list, output, seed, duration, runner, addresses, host, listen, monitor, rateExchangePort, listenPort, slowFactor, policyAssembly,
         };
         root.SetAction(parse => parse.GetValue(list)
             ? ListScenarios(console)
             : Run(console, errors, new RunSettings(
                 parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!,
                 parse.GetValue(addresses), parse.GetValue(host), parse.GetValue(listen)!, parse.GetValue(monitor), parse.GetValue(rateExchangePort),
-                parse.GetValue(listenPort) ?? 0, parse.GetValue(slowFactor))));
+                parse.GetValue(listenPort) ?? 0, parse.GetValue(slowFactor), parse.GetValue(policyAssembly) ?? [])));
         root.Subcommands.Add(TraceCommands.CreateImport(console, errors));
         root.Subcommands.Add(TraceCommands.CreateDeadline(console, errors));
         root.Subcommands.Add(ReplayCommand.Create(console, errors));
@@ -98,7 +103,7 @@ internal static class StorageTopologyCommand
         return root;
     }
 
-    private static int Host(IAnsiConsole console, IAnsiConsole errors, ScenarioSpec scenario, LiveRunnerOptions options)
+    private static int Host(IAnsiConsole console, IAnsiConsole errors, ScenarioSpec scenario, LiveRunnerOptions options, PolicyCatalog catalog)
     {
         using var stop = new CancellationTokenSource();
 
@@ -113,7 +118,7 @@ internal static class StorageTopologyCommand
         using var terminate = System.Runtime.InteropServices.PosixSignalRegistration.Create(System.Runtime.InteropServices.PosixSignal.SIGTERM, Stop);
         try
         {
-            new LiveRunner(console, options).HostAsync(scenario, stop.Token).GetAwaiter().GetResult();
+            new LiveRunner(console, options, catalog).HostAsync(scenario, stop.Token).GetAwaiter().GetResult();
             return ExitCodes.Success;
         }
         catch (ScenarioValidationException ex)
@@ -151,17 +156,37 @@ internal static class StorageTopologyCommand
     private static int Run(IAnsiConsole console, IAnsiConsole errors, RunSettings settings)
     {
         ScenarioSpec scenario;
+        PolicyCatalog catalog;
         try
         {
-            scenario = ScenarioSource.Load(settings.Scenario);
+            catalog = PolicyAssemblies.Load(settings.PolicyAssemblies ?? []);
+        }
+        catch (ArgumentException ex)
+        {
+            return CommandErrors.Report(errors, "Invalid options.", ex.Message, ExitCodes.InvalidCommandLine);
+        }
+
+        if (settings.Host is null && OutputPaths.CheckFolder(settings.Output) is { } unwritable)
+        {
+            return CommandErrors.Report(errors, "Cannot write the report.", unwritable, ExitCodes.ReportFailed);
+        }
+
+        try
+        {
+            scenario = ScenarioSource.Load(settings.Scenario, catalog);
             scenario.Seed = settings.Seed ?? scenario.Seed;
             scenario.DurationSeconds = settings.Duration ?? scenario.DurationSeconds;
 
             // The overrides can make a valid scenario invalid (a duration shorter than the warm-up), so check again.
-            var problems = ScenarioLoader.Validate(scenario);
+            var problems = ScenarioLoader.Validate(scenario, catalog);
             if (problems.Count > 0)
             {
                 throw new ScenarioValidationException(problems, scenario.Name);
+            }
+
+            if (RunLimits.Check(scenario) is { } tooBig)
+            {
+                return CommandErrors.Report(errors, "Cannot run the scenario.", tooBig, ExitCodes.InvalidScenario);
             }
         }
         catch (Exception ex) when (ex is ScenarioValidationException or FileNotFoundException or IOException or UnauthorizedAccessException)
@@ -185,7 +210,7 @@ internal static class StorageTopologyCommand
                 return CommandErrors.Report(errors, "Cannot read the addresses.", ex.Message, ExitCodes.InvalidAddresses);
             }
 
-            var liveProblems = LiveTopologyRunner.Validate(scenario, options: liveOptions);
+            var liveProblems = LiveTopologyRunner.Validate(scenario, catalog, liveOptions);
             if (liveProblems.Count > 0)
             {
                 return CommandErrors.Report(errors, "Cannot run the scenario live.", new ScenarioValidationException(liveProblems, scenario.Name).Message, ExitCodes.InvalidScenario);
@@ -193,7 +218,7 @@ internal static class StorageTopologyCommand
 
             if (settings.Host is not null)
             {
-                return Host(console, errors, scenario, liveOptions);
+                return Host(console, errors, scenario, liveOptions, catalog);
             }
         }
 
@@ -207,7 +232,7 @@ internal static class StorageTopologyCommand
         using var stop = new StopSignal();
         try
         {
-            results = liveOptions is null ? new SimulatedRunner(console).Run(scenario, stop.Token).Results : new LiveRunner(console, liveOptions).Run(scenario, stop.Token);
+            results = liveOptions is null ? new SimulatedRunner(console, catalog).Run(scenario, stop.Token).Results : new LiveRunner(console, liveOptions, catalog).Run(scenario, stop.Token);
         }
         catch (ScenarioValidationException ex)
         {
@@ -233,6 +258,11 @@ internal static class StorageTopologyCommand
         ReportFiles files;
         try
         {
+            if (OutputPaths.CheckFolder(settings.Output) is { } replaced)
+            {
+                return CommandErrors.Report(errors, "Cannot write the report.", replaced, ExitCodes.ReportFailed);
+            }
+
             files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario, Runner = settings.Runner, Partial = partial });
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)

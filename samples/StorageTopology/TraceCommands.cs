@@ -3,6 +3,8 @@
 using System.CommandLine;
 using System.Globalization;
 using Cicero.Emulator.Reports;
+using Cicero.Emulator.Reports.Verdicts;
+using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Traces;
 using Cicero.Emulator.Traces.Importers;
 using Cicero.Emulator.Traces.Replay;
@@ -61,10 +63,19 @@ internal static class TraceCommands
 
     private static int Import(IAnsiConsole console, IAnsiConsole errors, string format, string input, string output)
     {
+        // The import renames a finished temporary file over the output: never over a link, a FIFO or a device.
+        if (OutputPaths.CheckFile(output) is { } unwritable)
+        {
+            return CommandErrors.Report(errors, "Cannot write the trace.", unwritable, ExitCodes.ReportFailed);
+        }
+
         try
         {
             var started = TimeProvider.System.GetTimestamp();
-            var summary = TraceImport.Run(format, input, output);
+            // The import is one streaming pass with no progress hook: a spinner on a terminal says it is working.
+            var summary = ConsoleFactory.IsInteractive(console)
+                ? console.Status().Start(Markup.Escape($"Importing {Path.GetFileName(input)}..."), _ => TraceImport.Run(format, input, output))
+                : TraceImport.Run(format, input, output);
             console.MarkupLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"Imported [bold]{summary.Requests:N0}[/] requests ({summary.Tenants} tenants, {summary.Operations} operations, {summary.LastArrivalMs / 1000:0.###} s of arrivals) in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
@@ -85,21 +96,37 @@ internal static class TraceCommands
             return CommandErrors.Report(errors, "Invalid options.", problem!, ExitCodes.InvalidCommandLine);
         }
 
-        if (settings.Repeat < 1 || settings.Permits < 1 || !(settings.K > 0 && double.IsFinite(settings.K)))
+        if (settings.Repeat < 1 || settings.Permits < 1 || settings.Permits > ScenarioLimits.MaxCapacity || !(settings.K > 0 && settings.K <= MaxK))
         {
-            return CommandErrors.Report(errors, "Invalid options.", $"--repeat and --permits must be at least 1 (were {settings.Repeat} and {settings.Permits}) and --k a positive number (was {settings.K.ToString(CultureInfo.InvariantCulture)}).", ExitCodes.InvalidCommandLine);
+            return CommandErrors.Report(
+                errors,
+                "Invalid options.",
+                string.Create(CultureInfo.InvariantCulture, $"--repeat must be at least 1 (was {settings.Repeat}), --permits between 1 and {ScenarioLimits.MaxCapacity:N0} (was {settings.Permits:N0}) and --k a number in (0, {MaxK:G}] (was {settings.K:G})."),
+                ExitCodes.InvalidCommandLine);
+        }
+
+        if (OutputPaths.CheckFolder(settings.Output) is { } unwritable)
+        {
+            return CommandErrors.Report(errors, "Cannot write the report.", unwritable, ExitCodes.ReportFailed);
         }
 
         DeadlineExperimentResult result;
         TraceReplayPlan plan;
         var started = TimeProvider.System.GetTimestamp();
+        using var stop = new StopSignal();
         try
         {
+            // One pass over the trace sizes the run before the repeated plan is made: the limits hold before the work starts.
+            if (DeadlineLimits.Check(TraceReplayPlanner.Create(source!()), settings.Repeat, settings.ClosedLoop, levels) is { } tooBig)
+            {
+                return CommandErrors.Report(errors, "Invalid options.", tooBig, ExitCodes.InvalidCommandLine);
+            }
+
             plan = DeadlineExperiment.UseResources(TraceReplayPlanner.Create(TraceRepetition.BackToBack(source!, settings.Repeat)), settings.Permits);
             console.MarkupLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"Deadline experiment on [bold]{Markup.Escape(title!)}[/]: {plan.RequestCount:N0} requests ({settings.Repeat} x the trace), k = {settings.K:0.##}, {(settings.ClosedLoop ? "clients" : "speed-ups")} {string.Join(", ", levels)}, simulated."));
-            result = DeadlineExperiment.Run(plan, new DeadlineExperimentOptions { K = settings.K, LoadLevels = levels, ClosedLoop = settings.ClosedLoop, Seed = settings.Seed });
+            result = DeadlineProgress.Run(console, plan, new DeadlineExperimentOptions { K = settings.K, LoadLevels = levels, ClosedLoop = settings.ClosedLoop, Seed = settings.Seed, Stop = stop.Token });
         }
         catch (Exception ex) when (ex is TraceFormatException or IOException or UnauthorizedAccessException)
         {
@@ -108,6 +135,15 @@ internal static class TraceCommands
         catch (Cicero.Emulator.Simulation.Topology.ConservationException ex)
         {
             return CommandErrors.Report(errors, "A run failed its conservation check.", ex.Message, ExitCodes.RunFailed);
+        }
+
+        var expected = levels.Count * DeadlineExperiment.DefaultNames.Count;
+        var partial = stop.Token.IsCancellationRequested
+            ? $"stopped by {stop.Signal} after {result.Rows.Count} of {expected} runs (load level and configuration); the table holds those that finished"
+            : null;
+        if (result.Rows.Count == 0)
+        {
+            return CommandErrors.Report(errors, "Stopped before any run finished.", partial ?? "No report was written.", ExitCodes.Interrupted);
         }
 
         console.WriteLine(result.ToTable());
@@ -121,15 +157,32 @@ internal static class TraceCommands
         console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Ran in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));
         try
         {
-            var files = DeadlineReportWriter.Write(result, settings.Output, title!);
+            if (OutputPaths.CheckFolder(settings.Output) is { } replaced)
+            {
+                return CommandErrors.Report(errors, "Cannot write the report.", replaced, ExitCodes.ReportFailed);
+            }
+
+            var files = DeadlineReportWriter.Write(result, settings.Output, title!, partial);
+            var verdict = DeadlineVerdict.Of(result);
+            foreach (var sentence in verdict.Sentences)
+            {
+                console.Profile.Out.Writer.WriteLine(sentence);
+            }
+
             console.WriteLine($"Report: {files.Html}");
-            return ExitCodes.Success;
+            var exit = PartialRun.Finish(errors, partial);
+            console.Profile.Out.Writer.WriteLine("winner: " + (verdict.Winner ?? NoiseVerdict.NoWinner));
+            console.Profile.Out.Writer.Flush();
+            return exit;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return CommandErrors.Report(errors, "Cannot write the report.", ex.Message, ExitCodes.ReportFailed);
         }
     }
+
+    /// <summary>The largest deadline factor: a deadline a million times the time alone is already no deadline.</summary>
+    private const double MaxK = 1e6;
 
     private static bool TryParseLevels(string text, bool closedLoop, out List<double> levels, out string? problem)
     {

@@ -24,8 +24,9 @@ public static class DeadlineReportWriter
     /// <param name="result">The experiment's result.</param>
     /// <param name="directory">The output folder.</param>
     /// <param name="title">What was replayed, for the page's heading (e.g. the trace file's name).</param>
+    /// <param name="partial">Why the experiment is partial (stopped by Ctrl-C, say), or <see langword="null"/> when it ran whole.</param>
     /// <returns>The files written.</returns>
-    public static ReportFiles Write(DeadlineExperimentResult result, string directory, string title)
+    public static ReportFiles Write(DeadlineExperimentResult result, string directory, string title, string? partial = null)
     {
         ArgumentNullException.ThrowIfNull(result);
         ArgumentException.ThrowIfNullOrWhiteSpace(directory);
@@ -38,37 +39,42 @@ public static class DeadlineReportWriter
         var folder = Path.GetFullPath(directory);
         Directory.CreateDirectory(folder);
         var csv = ReportWriter.WriteText(folder, "deadline.csv", Csv(result));
-        var json = ReportWriter.WriteText(folder, "deadline.json", Json(result, title));
+        var json = ReportWriter.WriteText(folder, "deadline.json", Json(result, title, partial));
         var figure = Chart(result);
         var bytes = FigureRenderer.RenderPng(figure);
         var png = Path.Combine(folder, figure.Id + ".png");
         File.WriteAllBytes(png, bytes);
         var image = new StringBuilder();
         Reports.HtmlReport.AppendFigure(image, figure, bytes);
-        var html = ReportWriter.WriteText(folder, HtmlFileName, Html(result, title, image.ToString()));
+        var html = ReportWriter.WriteText(folder, HtmlFileName, Html(result, title, image.ToString(), partial));
         return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = [csv], Png = [png] };
     }
 
     private static string Csv(DeadlineExperimentResult result)
     {
-        var table = new CsvTable(result.ClosedLoop ? "clients" : "speed_up", "algorithm", "offered", "completed", "dropped", "timed_out", "lnd_mean", "lnd_p95", "lnd_p99", "drop_fraction", "late_fraction");
+        var table = new CsvTable(result.ClosedLoop ? "clients" : "speed_up", "algorithm", "offered", "completed", "dropped", "timed_out", "lnd_mean", "lnd_p95", "lnd_p99", "drop_fraction", "late_fraction", "goodput");
         foreach (var row in result.Rows)
         {
             table.Field(row.LoadLevel).Field(row.Configuration).Field(row.Offered).Field(row.Completed).Field(row.Dropped).Field(row.TimedOut)
-                .Field(row.LndMean).Field(row.LndP95).Field(row.LndP99).Field(row.DropFraction).Field(row.LateFraction);
+                .Field(row.LndMean).Field(row.LndP95).Field(row.LndP99).Field(row.DropFraction).Field(row.LateFraction).Field(row.Goodput);
             table.EndRow();
         }
 
         return table.ToString();
     }
 
-    private static string Json(DeadlineExperimentResult result, string title)
+    private static string Json(DeadlineExperimentResult result, string title, string? partial)
     {
         using var stream = new MemoryStream();
         using (var writer = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true }))
         {
             writer.WriteStartObject();
             writer.WriteString("trace", title);
+            if (partial is not null)
+            {
+                writer.WriteString("partial", partial);
+            }
+
             writer.WriteNumber("k", result.K);
             writer.WriteNumber("isolatedMeanMs", result.IsolatedMeanMs);
             writer.WriteNumber("isolatedMaxMs", result.IsolatedMaxMs);
@@ -88,6 +94,7 @@ public static class DeadlineReportWriter
                 writer.WriteNumber("lndP99", row.LndP99);
                 writer.WriteNumber("dropFraction", row.DropFraction);
                 writer.WriteNumber("lateFraction", row.LateFraction);
+                writer.WriteNumber("goodput", row.Goodput);
                 writer.WriteEndObject();
             }
 
@@ -109,7 +116,8 @@ public static class DeadlineReportWriter
                 algorithm,
                 SeriesPalette.Of(i),
                 levels,
-                [.. levels.Select(level => Math.Max(0.01, value(result[level, algorithm])))]))],
+                // A level a stopped experiment did not reach under this configuration has no point (NaN leaves a gap).
+                [.. levels.Select(level => result.Rows.FirstOrDefault(r => r.LoadLevel == level && r.Configuration == algorithm) is { } row ? Math.Max(0.01, value(row)) : double.NaN)]))],
             "no completed requests");
         return new Figure(
             "deadline-lnd",
@@ -123,23 +131,52 @@ public static class DeadlineReportWriter
             []);
     }
 
-    private static string Html(DeadlineExperimentResult result, string title, string figure)
+    private static string Html(DeadlineExperimentResult result, string title, string figure, string? partial)
     {
         var text = new StringBuilder();
         var level = result.ClosedLoop ? "# Clients" : "Speed-up";
         text.Append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Deadline experiment</title>\n");
         text.Append("<style>body{font-family:Helvetica,Arial,sans-serif;margin:2em;max-width:1250px}table{border-collapse:collapse}")
-            .Append("td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}</style></head><body>\n");
+            .Append("td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}td.best{background:#e3f4e3;font-weight:bold}td:nth-child(2),th:nth-child(2){text-align:left}</style></head><body>\n");
         text.Append(CultureInfo.InvariantCulture, $"<h1>Deadline experiment (Table 5.4)</h1>\n<p>Trace: {E(title)}. Each request's deadline is k = {result.K:0.##} times its completion time alone on the idle topology (mean {result.IsolatedMeanMs:0.0} ms, max {result.IsolatedMaxMs:0.0} ms). ");
         text.Append("LND is latency divided by deadline over completed requests; Dropped counts requests dropped with a reason or timed out; Late is the share of completed requests with LND above 1.</p>\n");
-        text.Append(CultureInfo.InvariantCulture, $"<table><tr><th>{level}</th><th>Algorithm</th><th>LND (Mean)</th><th>LND (p95)</th><th>LND (p99)</th><th>Dropped</th><th>Late</th><th>Offered</th></tr>\n");
-        double? previous = null;
-        foreach (var row in result.Rows)
+        if (partial is not null)
         {
-            var first = previous != row.LoadLevel;
-            previous = row.LoadLevel;
-            text.Append(CultureInfo.InvariantCulture,
-                $"<tr><td>{(first ? row.LoadLevel.ToString("0.##", CultureInfo.InvariantCulture) : string.Empty)}</td><td>{E(row.Configuration)}</td><td>{row.LndMean:0.00}</td><td>{row.LndP95:0.00}</td><td>{row.LndP99:0.00}</td><td>{row.DropFraction:P1}</td><td>{row.LateFraction:P1}</td><td>{row.Offered:N0}</td></tr>\n");
+            text.Append("<p><strong>Partial report:</strong> ").Append(E(partial)).Append(".</p>\n");
+        }
+
+        var verdict = Verdicts.DeadlineVerdict.Of(result);
+        text.Append("<h2>Verdict</h2>\n<ul>\n");
+        foreach (var sentence in verdict.Sentences)
+        {
+            text.Append("<li>").Append(E(sentence)).Append("</li>\n");
+        }
+
+        text.Append("</ul>\n<p>Goodput is the share of offered requests completed within their deadline. Best values per load level are highlighted.</p>\n");
+        text.Append(CultureInfo.InvariantCulture, $"<table><tr><th>{level}</th><th>Algorithm</th><th>LND (Mean)</th><th>LND (p95)</th><th>LND (p99)</th><th>Dropped</th><th>Late</th><th>Goodput</th><th>Offered</th></tr>\n");
+        foreach (var group in result.Rows.GroupBy(static r => r.LoadLevel))
+        {
+            var rows = group.ToList();
+            var first = true;
+            foreach (var row in rows)
+            {
+                string Cell(Func<DeadlineExperimentRow, double> value, string text, bool lowest)
+                {
+                    var values = rows.Select(value).Where(double.IsFinite).ToList();
+                    var best = values.Count > 1 && double.IsFinite(value(row)) && value(row) == (lowest ? values.Min() : values.Max()) && values.Min() != values.Max();
+                    return (best ? "<td class=\"best\">" : "<td>") + (double.IsFinite(value(row)) ? text : "–") + "</td>";
+                }
+
+                text.Append("<tr><td>").Append(first ? row.LoadLevel.ToString("0.##", CultureInfo.InvariantCulture) : string.Empty).Append("</td><td>").Append(E(row.Configuration)).Append("</td>")
+                    .Append(Cell(static r => r.LndMean, row.LndMean.ToString("0.00", CultureInfo.InvariantCulture), lowest: true))
+                    .Append(Cell(static r => r.LndP95, row.LndP95.ToString("0.00", CultureInfo.InvariantCulture), lowest: true))
+                    .Append(Cell(static r => r.LndP99, row.LndP99.ToString("0.00", CultureInfo.InvariantCulture), lowest: true))
+                    .Append(Cell(static r => r.DropFraction, row.DropFraction.ToString("P1", CultureInfo.InvariantCulture), lowest: true))
+                    .Append(Cell(static r => r.LateFraction, row.LateFraction.ToString("P1", CultureInfo.InvariantCulture), lowest: true))
+                    .Append(Cell(static r => r.Goodput, row.Goodput.ToString("P1", CultureInfo.InvariantCulture), lowest: false))
+                    .Append("<td>").Append(row.Offered.ToString("N0", CultureInfo.InvariantCulture)).Append("</td></tr>\n");
+                first = false;
+            }
         }
 
         text.Append("</table>\n<h2>LND per load level</h2>\n").Append(figure);

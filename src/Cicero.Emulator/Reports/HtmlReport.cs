@@ -60,6 +60,17 @@ internal static class HtmlReport
                 .Append(". Every figure below covers only what ran; every request offered still has its outcome.</div>\n");
         }
 
+        if (options.RepeatedRunsVerdict is { Count: > 0 } repeated)
+        {
+            html.Append("<h2>Verdict over repeated runs</h2>\n<ul class=\"verdicts\">\n");
+            foreach (var sentence in repeated)
+            {
+                html.Append("<li>").Append(E(sentence)).Append("</li>\n");
+            }
+
+            html.Append("</ul>\n<p class=\"note\">Ranges are the lowest and highest over the runs; a configuration wins only where its range clears every other's. The sections below show the first run of each configuration.</p>\n");
+        }
+
         AppendVerdict(html, runs);
         if (runs.Count > 0)
         {

@@ -26,4 +26,11 @@ public sealed class ReportOptions
     /// </summary>
     /// <value>None: complete, unless a run says otherwise.</value>
     public string? Partial { get; set; }
+
+    /// <summary>
+    /// Gets or sets the verdict over repeated runs (several seeds, or repeated live runs), one sentence per line, as the
+    /// replay command judges it: the HTML shows it, with the spread it rests on, before the verdict on the runs shown.
+    /// </summary>
+    /// <value>None: the report judges the runs it shows alone.</value>
+    public IReadOnlyList<string>? RepeatedRunsVerdict { get; set; }
 }

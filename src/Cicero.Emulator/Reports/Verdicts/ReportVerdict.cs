@@ -100,7 +100,8 @@ public sealed class ReportVerdict
 
     private static bool Close(Score score, Score best) =>
         Math.Abs((double.IsNaN(score.Goodput) ? 0 : score.Goodput) - (double.IsNaN(best.Goodput) ? 0 : best.Goodput)) <= GoodputTolerance * Math.Max(1e-9, best.Goodput)
-        && (score.P99 == best.P99 || (double.IsFinite(score.P99) && double.IsFinite(best.P99) && score.P99 <= best.P99 * (1 + LatencyMargin)));
+        && (score.P99 == best.P99 || (double.IsNaN(score.P99) && double.IsNaN(best.P99))
+            || (double.IsFinite(score.P99) && double.IsFinite(best.P99) && score.P99 <= best.P99 * (1 + LatencyMargin)));
 
     private static List<List<T>> Clusters<T>(List<T> members, Func<T, Score> best)
     {

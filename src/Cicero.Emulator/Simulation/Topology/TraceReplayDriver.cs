@@ -48,6 +48,14 @@ internal sealed class TraceReplayDriver : IDisposable
     /// <summary>Gets or sets each request's own end-to-end estimate, if any.</summary>
     public Func<TraceReplayRequest, ProgressDelta?>? Estimate { get; set; }
 
+    /// <summary>Gets or sets what hears the count of requests taken, every <see cref="ProgressEvery"/> requests.</summary>
+    public IProgress<long>? Progress { get; set; }
+
+    /// <summary>How many requests pass between two <see cref="Progress"/> reports.</summary>
+    public const int ProgressEvery = 1024;
+
+    private long _taken;
+
     /// <summary>Gets a value indicating whether every request has been offered.</summary>
     public bool Exhausted => !_hasNext;
 
@@ -65,6 +73,11 @@ internal sealed class TraceReplayDriver : IDisposable
 
         request = _requests.Current;
         _hasNext = _requests.MoveNext();
+        if (++_taken % ProgressEvery == 0 || !_hasNext)
+        {
+            Progress?.Report(_taken);
+        }
+
         return true;
     }
 

@@ -108,11 +108,18 @@ public static class DeadlineExperiment
         }
 
         var rows = new List<DeadlineExperimentRow>();
+        var run = 1L;
         foreach (var level in options.LoadLevels)
         {
             foreach (var configuration in configurations)
             {
-                rows.Add(RunOne(plan, options, configuration, level, deadlines, options.RequestEstimates ? estimates : null));
+                var row = options.Stop.IsCancellationRequested ? null : RunOne(plan, options, configuration, level, deadlines, options.RequestEstimates ? estimates : null, Shifted(options.Progress, run++ * plan.RequestCount));
+                if (row is null || options.Stop.IsCancellationRequested)
+                {
+                    break;
+                }
+
+                rows.Add(row);
             }
         }
 
@@ -128,14 +135,15 @@ public static class DeadlineExperiment
         var timeoutMs = (plan.Scenario.Network ?? new NetworkSpec()).RpcTimeoutMs;
         var isolated = new double[plan.RequestCount];
         var alone = new ConfigurationSpec { Name = "isolation", RateControl = false, Scheduler = SubtaskSchedulerNames.Fifo, DropPolicy = DropPolicies.Never };
-        var replay = new SimulatedReplayOptions { Seed = options.Seed };
+        var replay = new SimulatedReplayOptions { Seed = options.Seed, Progress = options.Progress };
         SimulatedReplay.RunCore(plan, alone, replay, options.Catalog, isolationGapSeconds: (timeoutMs / 1000) + 1,
             (request, ok, ms) =>
             {
                 var sequence = request.Trace!.Value.Sequence;
                 isolated[sequence] = ok ? ms : timeoutMs;
                 estimates[sequence] = new ProgressDelta(request.Context!.ElapsedServiceTime, request.Context.ElapsedLoad);
-            });
+            },
+            options.Stop);
         return (isolated, estimates);
     }
 
@@ -159,11 +167,12 @@ public static class DeadlineExperiment
         return sorted.Length == 0 ? null : DistributionSummary.Of(sorted);
     }
 
-    private static DeadlineExperimentRow RunOne(TraceReplayPlan plan, DeadlineExperimentOptions options, ConfigurationSpec configuration, double level, double[] deadlines, ProgressDelta[]? estimates)
+    private static DeadlineExperimentRow RunOne(TraceReplayPlan plan, DeadlineExperimentOptions options, ConfigurationSpec configuration, double level, double[] deadlines, ProgressDelta[]? estimates, IProgress<long>? progress)
     {
         var replay = new SimulatedReplayOptions
         {
             Seed = options.Seed,
+            Progress = progress,
             DeadlineMs = r => deadlines[r.Sequence],
             SoftDeadlines = true,
             EstimatedTotal = estimates is null ? null : r => estimates[r.Sequence],
@@ -178,13 +187,20 @@ public static class DeadlineExperiment
         }
 
         var lnd = new List<double>();
-        var result = SimulatedReplay.RunCore(plan, configuration, replay, options.Catalog, isolationGapSeconds: 0, (request, ok, ms) =>
-        {
-            if (ok)
+        var result = SimulatedReplay.RunCore(
+            plan,
+            configuration,
+            replay,
+            options.Catalog,
+            isolationGapSeconds: 0,
+            (request, ok, ms) =>
             {
-                lnd.Add(ms / deadlines[request.Trace!.Value.Sequence]);
-            }
-        });
+                if (ok)
+                {
+                    lnd.Add(ms / deadlines[request.Trace!.Value.Sequence]);
+                }
+            },
+            options.Stop);
         var values = lnd.ToArray();
         Array.Sort(values);
         var summary = values.Length == 0 ? null : DistributionSummary.Of(values);
@@ -221,5 +237,13 @@ public static class DeadlineExperiment
         }
 
         return index;
+    }
+
+    private static ShiftedProgress? Shifted(IProgress<long>? progress, long offset) => progress is null ? null : new ShiftedProgress(progress, offset);
+
+    /// <summary>A run's offered count reported as the experiment's: the earlier runs' requests added.</summary>
+    private sealed class ShiftedProgress(IProgress<long> inner, long offset) : IProgress<long>
+    {
+        public void Report(long value) => inner.Report(offset + value);
     }
 }

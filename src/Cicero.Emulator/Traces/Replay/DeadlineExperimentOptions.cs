@@ -43,6 +43,19 @@ public sealed class DeadlineExperimentOptions
     /// <summary>Gets or sets the seed of every run; the plan scenario's seed when null.</summary>
     public int? Seed { get; set; }
 
+    /// <summary>
+    /// Gets or sets what hears the experiment's progress: the requests offered so far over all its runs (the isolation
+    /// run, then one run per load level and configuration, each the whole plan), every 1,024 requests.
+    /// </summary>
+    /// <value>None.</value>
+    public IProgress<long>? Progress { get; set; }
+
+    /// <summary>
+    /// Gets or sets a token that stops the experiment (Ctrl-C): the run in progress stops and is left out, and the result
+    /// holds the rows of the runs that finished.
+    /// </summary>
+    public CancellationToken Stop { get; set; }
+
     /// <summary>Gets or sets the policies names resolve against; the default catalog when null.</summary>
     public PolicyCatalog? Catalog { get; set; }
 }

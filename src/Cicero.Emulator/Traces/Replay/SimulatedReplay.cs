@@ -64,6 +64,7 @@ public static class SimulatedReplay
             Observer = observer,
             SoftDeadlines = options.SoftDeadlines,
             Estimate = options.EstimatedTotal,
+            Progress = options.Progress,
         };
         var simulation = new TopologySimulation(scenario, configuration, catalog, driver);
         using var registration = cancellationToken.Register(simulation.Stop);

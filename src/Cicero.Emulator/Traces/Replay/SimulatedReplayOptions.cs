@@ -46,6 +46,13 @@ public sealed class SimulatedReplayOptions
     /// </summary>
     public Func<TraceReplayRequest, ProgressDelta?>? EstimatedTotal { get; set; }
 
+    /// <summary>
+    /// Gets or sets what hears how many of the plan's requests the replay has offered so far: every 1,024 requests and
+    /// at the last, on the simulation's thread (keep it cheap, e.g. store the count for a progress bar to read).
+    /// </summary>
+    /// <value>None.</value>
+    public IProgress<long>? Progress { get; set; }
+
     /// <summary>Gets or sets the seed of the run (routing, entry instances); the plan scenario's seed when null.</summary>
     public int? Seed { get; set; }
 }
