@@ -3,7 +3,6 @@
 using Cicero.Context;
 using Cicero.Diagnostics;
 using Cicero.Internal;
-using Cicero.Model;
 using Cicero.Workflows;
 
 namespace Cicero.Admission;

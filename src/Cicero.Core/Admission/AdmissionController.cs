@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
-using Cicero.Diagnostics;
 using Cicero.Internal;
 using Cicero.Model;
 using Cicero.Workflows;

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Internal;
-
 namespace Cicero.ReplicaSelection;
 
 /// <summary>

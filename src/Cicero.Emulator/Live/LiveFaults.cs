@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Emulator.Scenarios;
-using Cicero.Emulator.Simulation.Topology;
 
 namespace Cicero.Emulator.Live;
 

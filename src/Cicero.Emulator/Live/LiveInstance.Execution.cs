@@ -54,19 +54,19 @@ internal sealed partial class LiveInstance
             switch (step)
             {
                 case UseStep use:
-                {
-                    var (lease, refused) = await AcquireAsync(use.Resource, current, cancellationToken).ConfigureAwait(false);
-                    using (lease)
                     {
-                        if (refused is null)
+                        var (lease, refused) = await AcquireAsync(use.Resource, current, cancellationToken).ConfigureAwait(false);
+                        using (lease)
                         {
-                            await Task.Delay(Sample(use.ServiceTime), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+                            if (refused is null)
+                            {
+                                await Task.Delay(Sample(use.ServiceTime), TimeProvider.System, cancellationToken).ConfigureAwait(false);
+                            }
                         }
-                    }
 
-                    failure = refused;
-                    break;
-                }
+                        failure = refused;
+                        break;
+                    }
 
                 case CallStep call:
                     failure = await CallAllAsync(call, request, current, cancellationToken).ConfigureAwait(false);

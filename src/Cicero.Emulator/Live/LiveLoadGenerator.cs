@@ -6,7 +6,6 @@ using Cicero.Emulator.Live.Protocol;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
 using Cicero.Emulator.Workloads;
-using Grpc.Core;
 
 namespace Cicero.Emulator.Live;
 

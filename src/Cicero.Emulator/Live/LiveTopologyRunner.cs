@@ -2,8 +2,8 @@
 
 using System.Globalization;
 using Cicero.Emulator.Scenarios;
-using Cicero.Emulator.Traces.Replay;
 using Cicero.Emulator.Simulation.Topology;
+using Cicero.Emulator.Traces.Replay;
 using Cicero.Emulator.Workloads;
 using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Registration;

@@ -2,9 +2,9 @@
 
 using System.Globalization;
 using System.Text;
-using static Cicero.Emulator.Reproduction.Claims;
 using Cicero.Emulator.Simulation.ReplicaSelection;
 using Cicero.Policies.ReplicaSelection;
+using static Cicero.Emulator.Reproduction.Claims;
 
 namespace Cicero.Emulator.Reproduction;
 

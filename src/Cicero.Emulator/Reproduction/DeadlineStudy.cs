@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using System.Globalization;
-using System.Text;
-using static Cicero.Emulator.Reproduction.Claims;
 using Cicero.Emulator.Traces.Importers;
 using Cicero.Emulator.Traces.Replay;
 using Cicero.Policies.Scheduling;
+using static Cicero.Emulator.Reproduction.Claims;
 
 namespace Cicero.Emulator.Reproduction;
 

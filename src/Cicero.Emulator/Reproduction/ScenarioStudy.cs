@@ -2,7 +2,6 @@
 
 using System.Globalization;
 using System.Text;
-using Cicero.Emulator.Measurement;
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
 using static Cicero.Emulator.Reproduction.Claims;

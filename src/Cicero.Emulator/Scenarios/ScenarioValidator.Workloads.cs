@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Globalization;
 using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Scheduling;
-
-using System.Globalization;
 
 namespace Cicero.Emulator.Scenarios;
 

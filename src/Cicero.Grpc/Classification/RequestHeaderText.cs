@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Grpc.AspNetCore.Server;
 using Grpc.Core;
 
 namespace Cicero.Grpc.Classification;

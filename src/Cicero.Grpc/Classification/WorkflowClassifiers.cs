@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Grpc.AspNetCore.Server;
-using Grpc.Core;
 using Cicero.Workflows;
+using Grpc.Core;
 
 namespace Cicero.Grpc.Classification;
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Classification;
-using Grpc.Core;
 using Cicero.Policies.Dropping;
 using Cicero.Policies.RateLimiting;
 using Cicero.Runtime;
+using Grpc.Core;
 
 namespace Cicero.Grpc.Configuration;
 

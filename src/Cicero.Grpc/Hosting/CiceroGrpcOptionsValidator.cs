@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
-using Grpc.Net.Client.Configuration;
 using Cicero.Policies.Registration;
 using Cicero.Runtime;
+using Grpc.Net.Client.Configuration;
 using Microsoft.Extensions.Options;
 
 namespace Cicero.Grpc.Hosting;

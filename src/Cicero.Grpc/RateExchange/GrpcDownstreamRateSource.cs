@@ -9,7 +9,6 @@ using Grpc.Core;
 using Grpc.Net.Client;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Logging.Abstractions;
-using Protocol = Cicero.Grpc.RateExchange.Protocol;
 
 namespace Cicero.Grpc.RateExchange;
 

@@ -4,11 +4,9 @@ using System.Security.Cryptography;
 using System.Text;
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange.Protocol;
 using Cicero.Runtime;
 using Grpc.Core;
-using Protocol = Cicero.Grpc.RateExchange.Protocol;
 
 namespace Cicero.Grpc.RateExchange;
 

@@ -2,7 +2,6 @@
 
 using Cicero.Admission;
 using Cicero.Context;
-using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Telemetry;
 using Grpc.Core;

@@ -2,7 +2,6 @@
 
 using Cicero.Context;
 using Cicero.Grpc.Telemetry;
-using Cicero.Runtime;
 using Grpc.Core;
 
 namespace Cicero.Grpc.Server;

@@ -3,11 +3,10 @@
 using Cicero.Context;
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Logging;
-using Grpc.Core;
 using Cicero.Grpc.Telemetry;
 using Cicero.Runtime;
+using Grpc.Core;
 using Grpc.Core.Interceptors;
 using Microsoft.Extensions.Logging;
 

@@ -2,7 +2,6 @@
 
 using System.Buffers;
 using System.Buffers.Text;
-using Grpc.AspNetCore.Server;
 using Grpc.Core;
 using Microsoft.AspNetCore.Http;
 

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Policies.Registration;
-using Cicero.Policies.ReplicaSelection;
 using Cicero.ReplicaSelection;
 using Cicero.Time;
 

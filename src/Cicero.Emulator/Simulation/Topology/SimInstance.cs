@@ -4,14 +4,13 @@ using System.Globalization;
 using Cicero.Admission;
 using Cicero.Context;
 using Cicero.Emulator.Scenarios;
-using Cicero.Measurement;
 using Cicero.Model;
 using Cicero.Policies.RateLimiting;
 using Cicero.Policies.Registration;
 using Cicero.Policies.Scheduling;
 using Cicero.RateAdaptation;
-using Cicero.Runtime;
 using Cicero.Resources;
+using Cicero.Runtime;
 using Cicero.Workflows;
 
 namespace Cicero.Emulator.Simulation.Topology;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
-using Cicero.Emulator.Traces.Replay;
 
 namespace Cicero.Emulator.Simulation.Topology;
 

@@ -2,7 +2,6 @@
 
 using System.Text.Json;
 using System.Text.Json.Serialization;
-using Cicero.Emulator.Scenarios;
 
 namespace Cicero.Emulator.Simulation.Topology;
 

@@ -3,7 +3,6 @@
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Workloads;
 using Cicero.Policies.Registration;
-using Cicero.Policies.ReplicaSelection;
 using Cicero.RateAdaptation;
 using Cicero.ReplicaSelection;
 using Cicero.Time;

@@ -3,7 +3,6 @@
 using Cicero.Context;
 using Cicero.Emulator.Measurement;
 using Cicero.Emulator.Scenarios;
-using Cicero.Emulator.Simulation.Topology;
 using Cicero.Policies.Dropping;
 using Cicero.Policies.Scheduling;
 
