@@ -79,14 +79,17 @@ public sealed class LiveFaultTests(Xunit.Abstractions.ITestOutputHelper output)
         var lateDown = Enumerable.Range(KillAt + 2, RestartAt - KillAt - 2).Sum(s => seconds[s].Failed);
         Assert.True(lateDown <= 15, $"{lateDown} failed in seconds {KillAt + 2}-{RestartAt - 1}, while bs-1 was down");
 
-        // Two seconds after the kill, while bs-1 is still down, and after its restart, nearly everything completes. Over
-        // two-second windows: completions are binned by the second they end in, and the restart (a new server in this
-        // process, at t = 6 s) stalls the process for a moment, moving the completions of its last few hundred
-        // milliseconds into the next second.
+        // Two seconds after the kill, while bs-1 is still down, and after its restart, nearly everything completes.
+        // Completions are binned by the second they end in, so a stall of this process (the restart at t = 6 s, or a busy
+        // machine starving the test host: at load 15 the generator once offered 50 requests in one second and 251 in the
+        // next) moves them into the following second: what two seconds offer is compared with what those two seconds
+        // and the next complete. A replica still picked while dead fails its calls and is caught by the bounds above.
+        var last = seconds.Keys.Max();
         foreach (var first in new[] { KillAt + 2, RestartAt + 1 })
         {
-            var (offered, completed) = (seconds[first].Offered + seconds[first + 1].Offered, seconds[first].Completed + seconds[first + 1].Completed);
-            Assert.True(completed >= 0.8 * offered, $"seconds {first}-{first + 1}: {completed} of {offered} completed");
+            var offered = seconds[first].Offered + seconds[first + 1].Offered;
+            var completed = Enumerable.Range(first, 3).Where(s => s <= last).Sum(s => seconds[s].Completed);
+            Assert.True(completed >= 0.8 * offered, $"seconds {first}-{first + 1}: {completed} completed by the end of second {first + 2} of {offered} offered");
         }
     }
 
