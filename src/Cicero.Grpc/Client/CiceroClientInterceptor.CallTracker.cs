@@ -125,8 +125,9 @@ public sealed partial class CiceroClientInterceptor
                 return;
             }
 
-            // The trailer is read once: Metadata.Entry.ValueBytes copies on every read.
-            var result = trailers?.Get(CiceroMetadataKeys.Result) is { IsBinary: true } entry ? entry.ValueBytes : null;
+            // The trailer is read and decoded once, for the request and the balancer: Metadata.Entry.ValueBytes copies on
+            // every read.
+            var result = DecodedResultTrailer.Decode(trailers?.Get(CiceroMetadataKeys.Result) is { IsBinary: true } entry ? entry.ValueBytes : null);
             if (status == StatusCode.OK && !IsBound)
             {
                 owner._unbalanced = true;

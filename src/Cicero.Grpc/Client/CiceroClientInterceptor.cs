@@ -310,16 +310,16 @@ public sealed partial class CiceroClientInterceptor : Interceptor
         return cached.Bytes;
     }
 
-    private void OnCompleted(RequestContext current, ParallelCalls? scope, byte[]? result)
+    private void OnCompleted(RequestContext current, ParallelCalls? scope, in DecodedResultTrailer result)
     {
-        if (result is null
-            || !TrailerCodec.TryDecode(result, out var progress, out _, out _, out _, out var instance))
+        if (!result.IsValid)
         {
             _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, UnknownInstance);
             return;
         }
 
-        _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, instance.IsEmpty ? UnknownInstance : _instances.Get(instance));
+        var progress = result.Progress;
+        _runtime.Model.Get(_runtime.Registry.Resolve(current)).RecordDownstreamCall(_downstreamService, result.Instance.IsEmpty ? UnknownInstance : _instances.Get(result.Instance.Span));
         if (scope is not null && scope.Belongs(current))
         {
             scope.Add(progress);

@@ -2,7 +2,6 @@
 
 using System.Buffers.Binary;
 using Cicero.Context;
-using Cicero.ReplicaSelection;
 
 namespace Cicero.Grpc.Context;
 
@@ -88,18 +87,6 @@ internal static class TrailerCodec
 
     public static bool TryDecodeProgress(ReadOnlySpan<byte> bytes, out ProgressDelta progress) =>
         TryDecode(bytes, out progress, out _, out _, out _, out _);
-
-    public static bool TryDecodeFeedback(ReadOnlySpan<byte> bytes, TimeSpan responseTime, bool failed, out ReplicaFeedback feedback)
-    {
-        if (!TryDecode(bytes, out _, out var queueSize, out var serviceSeconds, out var background, out _))
-        {
-            feedback = default;
-            return false;
-        }
-
-        feedback = new ReplicaFeedback(responseTime, queueSize, TimeSpan.FromSeconds(serviceSeconds), background, failed);
-        return true;
-    }
 
     private static bool IsSane(double value) => double.IsFinite(value) && value >= 0;
 }

@@ -50,9 +50,9 @@ internal class OutgoingCall
     }
 
     /// <summary>Hands the call's end to the bound tracker, if any.</summary>
-    /// <param name="result">The value of the call's <c>cicero-result-bin</c> trailer, if it had one.</param>
+    /// <param name="result">The call's <c>cicero-result-bin</c> trailer, decoded (not valid when it had none).</param>
     /// <param name="hasTrailers">Whether the call ended with trailers at all (a response from the replica).</param>
     /// <param name="status">The call's status.</param>
-    public void Report(byte[]? result, bool hasTrailers, global::Grpc.Core.StatusCode status) =>
+    public void Report(in Context.DecodedResultTrailer result, bool hasTrailers, global::Grpc.Core.StatusCode status) =>
         Volatile.Read(ref _tracker)?.OnCallEnded(result, hasTrailers, status);
 }

@@ -53,19 +53,14 @@ internal sealed class ReplicaCallTracker(ReplicaSelectorBalancer owner, ReplicaS
     }
 
     /// <summary>Called by the interceptor when the call ended, with its result trailer if it had one.</summary>
-    public void OnCallEnded(byte[]? result, bool hasTrailers, StatusCode status)
+    public void OnCallEnded(in DecodedResultTrailer result, bool hasTrailers, StatusCode status)
     {
         var elapsed = Elapsed();
         // A call the replica refused (Cicero's drops) or never finished tells nothing about how fast it serves.
         var failed = status is StatusCode.ResourceExhausted or StatusCode.DeadlineExceeded
             || (!hasTrailers && status is StatusCode.Unavailable or StatusCode.Cancelled);
-        if (failed || result is null || !TrailerCodec.TryDecodeFeedback(result, elapsed, failed: false, out var feedback))
-        {
-            // A server without Cicero's trailer still tells its response time; a failed call tells nothing.
-            feedback = new ReplicaFeedback(elapsed, 0, elapsed, Failed: failed);
-        }
-
-        Finish(feedback);
+        // A server without Cicero's trailer still tells its response time; a failed call tells nothing.
+        Finish(!failed && result.IsValid ? result.Feedback(elapsed) : new ReplicaFeedback(elapsed, 0, elapsed, Failed: failed));
     }
 
     private TimeSpan Elapsed() => _started == 0 ? TimeSpan.Zero : owner.TimeProvider.GetElapsedTime(_started);

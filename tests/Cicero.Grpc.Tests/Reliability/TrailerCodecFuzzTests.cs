@@ -32,7 +32,9 @@ public sealed class TrailerCodecFuzzTests(ITestOutputHelper output)
             var responseTime = TimeSpan.FromTicks(random.NextInt64(0, TimeSpan.TicksPerHour));
 
             var progressOk = TrailerCodec.TryDecodeProgress(source, out var p);
-            var feedbackOk = TrailerCodec.TryDecodeFeedback(source, responseTime, failed: random.Next(2) == 0, out var f);
+            var decoded = DecodedResultTrailer.Decode(source);
+            var feedbackOk = decoded.IsValid;
+            var f = decoded.Feedback(responseTime);
             var resultOk = CiceroTrailers.TryRead(new Metadata { { CiceroMetadataKeys.Result, source } }, out var result);
 
             Assert.Equal(progressOk, feedbackOk);
@@ -42,6 +44,8 @@ public sealed class TrailerCodecFuzzTests(ITestOutputHelper output)
                 Assert.True(double.IsFinite(p.ServiceTime) && p.ServiceTime >= 0 && double.IsFinite(p.Load) && p.Load >= 0);
                 Assert.True(double.IsFinite(f.QueueSize) && f.QueueSize >= 0 && f.ServiceTime >= TimeSpan.Zero && f.BackgroundActivity >= 0);
                 Assert.Equal(p, result.Progress);
+                Assert.Equal(p, decoded.Progress);
+                Assert.Equal(result.Instance, System.Text.Encoding.ASCII.GetString(decoded.Instance.Span));
                 Assert.True(result.Instance.Length == 0 || CallerIds.IsValid(System.Text.Encoding.ASCII.GetBytes(result.Instance)));
             }
 
