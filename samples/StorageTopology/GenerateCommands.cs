@@ -60,31 +60,15 @@ internal static class GenerateCommands
         var failures = new Option<string?>("--failures") { Description = "A folder to write each failing seed's scenario to (regression scenarios)." };
         var parallel = new Option<int?>("--parallel") { Description = "How many seeds to check at once. Default: every core. The results are the same for any value." };
         var json = new Option<string?>("--json") { Description = "A file to write each seed's verdict to (the clauses, their margins and what the worst came from)." };
-        var regrowth = new Option<bool?>("--held-rate-regrowth")
+        var rateControl = new Option<string?>("--rate-control")
         {
-            Description = "Run rc and rc+drr with the bottleneck-fairness policy's held-rate regrowth limit on (true) or off (false, the default): held back after a cut, a workflow's rate grows again by 2% a second plus 1/s while the cut is still warranted (BottleneckFairnessOptions.HeldRateRegrowth).",
-        };
-        var smoothing = new Option<double?>("--demand-smoothing")
-        {
-            Description = "Run rc and rc+drr with the bottleneck-fairness policy's demand averaged over this many seconds (BottleneckFairnessOptions.DemandSmoothingTime, default 2; 0 turns the long average off): longer binds later, sparing healthy systems and protecting less.",
-        };
-        var confidence = new Option<double?>("--overload-confidence")
-        {
-            Description = "Run rc and rc+drr with BottleneckFairnessOptions.OverloadConfidence set: overload counts only where the long demand average exceeds the capacity by this many standard errors of its noise, or the backlog grows (default 3; 0 counts any excess of the average).",
-        };
-        var hold = new Option<double?>("--overload-hold")
-        {
-            Description = "Run rc and rc+drr with the bottleneck-fairness policy's overload hold at this utilization, in (0, 1] (BottleneckFairnessOptions.OverloadHold; off by default): a workflow cut where demand exceeded the capacity by 20% or more stays held at its share of this fraction of the bottleneck beside the others' demand until it no longer uses its limit. Protects compliant tenants beside an aggressor more often; leaves capacity idle that the aggressor wants.",
-        };
-        var goodput = new Option<bool?>("--goodput-limit")
-        {
-            Description = "Run rc and rc+drr with the bottleneck-fairness policy's goodput limit on (true, the default) or off (false): once a workflow's requests admitted at an entry point have mostly failed for 2 s, its rate there is held at twice the rate at which they succeed (BottleneckFairnessOptions.GoodputLimit).",
+            Description = "Run rc and rc+drr with these bottleneck-fairness options: one JSON object, bound as a scenario's rateControl object (docs/emulator.md), e.g. '{\"overloadHold\": {\"utilization\": 0.7}, \"demandSmoothingTime\": \"00:00:04\"}'. Default: the preset's options.",
         };
         var command = new Command(
             "check",
             "Checks the rate-control guarantee (docs/reliability.md §8) on generated topologies, 5 paired run seeds each: healthy ones against the same scheduler without rate control, aggressor ones against static limits; prints each seed, the slowest and worst, and as its last line the pass counts per clause. Exit code 4 if any seed fails.")
         {
-            from, count, kind, failures, parallel, json, regrowth, smoothing, confidence, hold, goodput,
+            from, count, kind, failures, parallel, json, rateControl,
         };
         command.SetAction(parse =>
         {
@@ -108,22 +92,11 @@ internal static class GenerateCommands
                 return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--parallel must be at least 1, got {parse.GetValue(parallel)}."), ExitCodes.InvalidCommandLine);
             }
 
-            if (parse.GetValue(hold) is { } fraction && !(fraction > 0 && fraction <= 1))
+            if (RateControlTuning.TryParse(parse.GetValue(rateControl), out var tuning) is { } problem)
             {
-                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--overload-hold must be a utilization in (0, 1], got {fraction}."), ExitCodes.InvalidCommandLine);
+                return CommandErrors.Report(errors, "Invalid options.", problem, ExitCodes.InvalidCommandLine);
             }
 
-            if (parse.GetValue(smoothing) is { } seconds && !(seconds >= 0 && seconds <= 600))
-            {
-                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--demand-smoothing must be in [0, 600] seconds, got {seconds}."), ExitCodes.InvalidCommandLine);
-            }
-
-            if (parse.GetValue(confidence) is { } z && !(z >= 0 && z <= 10))
-            {
-                return CommandErrors.Report(errors, "Invalid options.", string.Create(CultureInfo.InvariantCulture, $"--overload-confidence must be in [0, 10] standard errors, got {z}."), ExitCodes.InvalidCommandLine);
-            }
-
-            var tuning = new RateControlTuning(parse.GetValue(regrowth), parse.GetValue(smoothing), parse.GetValue(confidence), parse.GetValue(hold), parse.GetValue(goodput));
             var sweep = new CheckSweep(parse.GetValue(from), parse.GetValue(count), parse.GetValue(kind), parse.GetValue(parallel) ?? Environment.ProcessorCount, tuning);
             return CheckCommand.Run(console, errors, sweep, parse.GetValue(failures), parse.GetValue(json));
         });

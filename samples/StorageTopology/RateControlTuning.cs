@@ -1,29 +1,56 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Text.Json;
 using Cicero.Emulator.Scenarios;
 
 namespace Cicero.StorageTopology;
 
-/// <summary>What <c>check</c>'s tuning options change in every rate-controlled configuration of a generated scenario.</summary>
-/// <param name="HeldRateRegrowth">Turn the policy's held-rate regrowth limit on or off; the preset's when <see langword="null"/>.</param>
-/// <param name="DemandSmoothingSeconds">The policy's demand smoothing time; the preset's when <see langword="null"/>.</param>
-/// <param name="OverloadConfidence">The policy's overload confidence; the preset's when <see langword="null"/>.</param>
-/// <param name="OverloadHold">The utilization of the policy's overload hold; the preset's (off) when <see langword="null"/>.</param>
-/// <param name="GoodputLimit">Turn the policy's goodput limit on or off; the preset's (on) when <see langword="null"/>.</param>
-internal sealed record RateControlTuning(bool? HeldRateRegrowth, double? DemandSmoothingSeconds, double? OverloadConfidence, double? OverloadHold, bool? GoodputLimit = null)
+/// <summary>
+/// What <c>check --rate-control</c> sets in every rate-controlled configuration of a generated scenario: one JSON object of
+/// <c>BottleneckFairnessOptions</c>' properties, as a scenario's <c>rateControl</c> object (docs/decisions/0021).
+/// </summary>
+/// <param name="Options">The object; the preset's options when <see langword="null"/>.</param>
+internal sealed record RateControlTuning(JsonElement? Options)
 {
+    /// <summary>No tuning: the preset's options.</summary>
+    public static RateControlTuning None { get; } = new((JsonElement?)null);
+
+    /// <summary>Parses <c>--rate-control</c>'s value; returns the problem, or <see langword="null"/>.</summary>
+    public static string? TryParse(string? text, out RateControlTuning tuning)
+    {
+        tuning = None;
+        if (text is null)
+        {
+            return null;
+        }
+
+        try
+        {
+            using var document = JsonDocument.Parse(text);
+            if (document.RootElement.ValueKind != JsonValueKind.Object)
+            {
+                return $"--rate-control must be a JSON object of BottleneckFairnessOptions' properties, such as '{{\"overloadHold\": {{\"utilization\": 0.7}}}}', got {document.RootElement.ValueKind}.";
+            }
+
+            tuning = new RateControlTuning(document.RootElement.Clone());
+            return null;
+        }
+        catch (JsonException ex)
+        {
+            return "--rate-control is not valid JSON: " + ex.Message;
+        }
+    }
+
     public void Apply(ScenarioSpec scenario)
     {
+        if (Options is not { } options)
+        {
+            return;
+        }
+
         foreach (var configuration in scenario.Configurations!.Where(c => c.RateControl))
         {
-            configuration.RateHeldRegrowth = HeldRateRegrowth ?? configuration.RateHeldRegrowth;
-            configuration.RateOverloadConfidence = OverloadConfidence ?? configuration.RateOverloadConfidence;
-            configuration.RateOverloadHold = OverloadHold ?? configuration.RateOverloadHold;
-            configuration.RateGoodputLimit = GoodputLimit ?? configuration.RateGoodputLimit;
-            if (DemandSmoothingSeconds is { } seconds)
-            {
-                configuration.RateDemandSmoothingMs = seconds * 1000;
-            }
+            configuration.RateControlSettings = options;
         }
     }
 }

@@ -13,10 +13,44 @@ public sealed class ConfigurationSpec
 
     /// <summary>
     /// Gets or sets whether rate adaptation runs. Without it every admission rate stays unlimited and only timeouts
-    /// (and the drop policy, if any) bound the load: the dissertation's baseline.
+    /// (and the drop policy, if any) bound the load: the dissertation's baseline. In a scenario file <c>rateControl</c> is
+    /// <see langword="true"/>, <see langword="false"/>, or an object of bottleneck fairness's options
+    /// (<see cref="RateControlSettings"/>), which turns it on.
     /// </summary>
     /// <value><see langword="true"/>.</value>
+    [System.Text.Json.Serialization.JsonIgnore]
     public bool RateControl { get; set; } = true;
+
+    /// <summary>
+    /// Gets or sets bottleneck fairness's options as one JSON object, written in a scenario as the value of
+    /// <c>rateControl</c> and bound by name onto the preset's <c>BottleneckFairnessOptions</c> with the configuration
+    /// binder, e.g. <c>"rateControl": { "demandSmoothingTime": "00:00:04", "overloadHold": { "utilization": 0.7 } }</c>;
+    /// an unknown name is an error, and <c>false</c> or <c>null</c> turns a stage off (docs/emulator.md).
+    /// <see langword="null"/> keeps the preset.
+    /// </summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public System.Text.Json.JsonElement? RateControlSettings { get; set; }
+
+    /// <summary><c>rateControl</c> as written: <see cref="RateControlSettings"/> when set, else <see cref="RateControl"/>.</summary>
+    [System.Text.Json.Serialization.JsonInclude]
+    [System.Text.Json.Serialization.JsonPropertyName("rateControl")]
+    internal System.Text.Json.JsonElement RateControlJson
+    {
+        get => RateControlSettings ?? RateControlBinding.Boolean(RateControl);
+        set
+        {
+            RateControl = value.ValueKind is not System.Text.Json.JsonValueKind.False;
+            RateControlSettings = value.ValueKind is System.Text.Json.JsonValueKind.True or System.Text.Json.JsonValueKind.False ? null : value.Clone();
+        }
+    }
+
+    /// <summary>
+    /// Fields this type no longer has, by name, kept to say what to write instead (the per-knob <c>rate*</c> fields and
+    /// <c>rateControlOptions</c>, replaced by the <c>rateControl</c> object); reported by the validator.
+    /// </summary>
+    [System.Text.Json.Serialization.JsonExtensionData]
+    [System.Text.Json.Serialization.JsonInclude]
+    internal Dictionary<string, System.Text.Json.JsonElement>? RemovedFields { get; set; }
 
     /// <summary>Gets or sets the sub-task scheduler of every resource, for example "fifo" or "drr".</summary>
     /// <value>"fifo".</value>
@@ -70,73 +104,6 @@ public sealed class ConfigurationSpec
     public bool DropExpiredSubtasks { get; set; }
 
     /// <summary>
-    /// Gets or sets the largest fraction of a workflow's rate the <c>bottleneck-fairness</c> policy may cut in one
-    /// control interval (<c>BottleneckFairnessOptions.MaxDecrease</c>); <see langword="null"/> cuts to the fair share
-    /// at once, as Algorithm 4 is written.
-    /// </summary>
-    public double? RateDecreaseLimit { get; set; }
-
-    /// <summary>
-    /// Gets or sets how far above a workflow's arrival rate the <c>bottleneck-fairness</c> policy may ramp its rate
-    /// while capacity is spare (<c>BottleneckFairnessOptions.RampHeadroom</c>, at least 1); <see langword="null"/> ramps
-    /// without bound, as Algorithm 4 is written.
-    /// </summary>
-    public double? RateRampHeadroom { get; set; }
-
-    /// <summary>
-    /// Gets or sets the load, as a multiple of capacity, at which the <c>bottleneck-fairness</c> policy treats a resource
-    /// as a bottleneck (<c>BottleneckFairnessOptions.TargetLoad</c>, in [1, 4]); <see langword="null"/> is 1, as
-    /// Algorithm 4 is written.
-    /// </summary>
-    public double? RateTargetLoad { get; set; }
-
-    /// <summary>
-    /// Gets or sets, in milliseconds, the time over which the <c>bottleneck-fairness</c> policy averages a resource's
-    /// offered demand before it compares it with the capacity (<c>BottleneckFairnessOptions.DemandSmoothingTime</c>; 0
-    /// turns the long average off); <see langword="null"/> keeps the preset's: 2 s under <c>bottleneck-fairness</c>, off
-    /// under <c>bottleneck-fairness-paper</c>.
-    /// </summary>
-    public double? RateDemandSmoothingMs { get; set; }
-
-    /// <summary>
-    /// Gets or sets how many standard errors of its noise the <c>bottleneck-fairness</c> policy's long demand average
-    /// must exceed the capacity by to count as overload, unless the backlog grows
-    /// (<c>BottleneckFairnessOptions.OverloadConfidence</c>, in [0, 10]); <see langword="null"/> keeps the preset's: 3 under
-    /// <c>bottleneck-fairness</c>, 0 (off) under <c>bottleneck-fairness-paper</c>.
-    /// </summary>
-    public double? RateOverloadConfidence { get; set; }
-
-    /// <summary>
-    /// Gets or sets whether the <c>bottleneck-fairness</c> policy limits how fast a held-back workflow's σ grows again
-    /// after a cut (<c>BottleneckFairnessOptions.HeldRateRegrowth</c>, at the library's values when on);
-    /// <see langword="null"/> keeps the preset's: off under both.
-    /// </summary>
-    public bool? RateHeldRegrowth { get; set; }
-
-    /// <summary>
-    /// Gets or sets the utilization of the target load, in (0, 1], at which the <c>bottleneck-fairness</c> policy keeps
-    /// holding a workflow it cut in a real overload once the overload is gone (<c>BottleneckFairnessOptions.OverloadHold</c>,
-    /// its other values the library's); <see langword="null"/> keeps the preset's: off under both.
-    /// </summary>
-    public double? RateOverloadHold { get; set; }
-
-    /// <summary>
-    /// Gets or sets whether the <c>bottleneck-fairness</c> policy limits a workflow, at an entry point, to a multiple of
-    /// the rate at which its admitted requests succeed once they have mostly failed for a while
-    /// (<c>BottleneckFairnessOptions.GoodputLimit</c>, at the library's values when on); <see langword="null"/> keeps the
-    /// preset's: on under <c>bottleneck-fairness</c>, off under <c>bottleneck-fairness-paper</c>.
-    /// </summary>
-    public bool? RateGoodputLimit { get; set; }
-
-    /// <summary>
-    /// Gets or sets bottleneck fairness's options as one JSON object (<c>rateControlOptions</c>), bound by name onto the preset's
-    /// <c>BottleneckFairnessOptions</c> with the configuration binder after the <c>rate*</c> fields above, e.g.
-    /// <c>{ "demandSmoothingTime": "00:00:04", "overloadHold": { "utilization": 0.7 } }</c>; an unknown name is an error.
-    /// <see langword="null"/> keeps the preset.
-    /// </summary>
-    public System.Text.Json.JsonElement? RateControlOptions { get; set; }
-
-    /// <summary>
     /// Gets how far above a workflow's arrival rate a downstream bottleneck rate still constrains it
     /// (<c>RateAdaptationOptions.DownstreamHeadroom</c>): +∞ under <c>bottleneck-fairness-paper</c>, as Algorithm 3 is
     /// written, else the library's default.
@@ -147,42 +114,20 @@ public sealed class ConfigurationSpec
             : new Cicero.RateAdaptation.RateAdaptationOptions().DownstreamHeadroom;
 
     /// <summary>
-    /// The policies this configuration runs with: <paramref name="catalog"/>, with its own bottleneck fairness when it
-    /// tunes it. The knobs apply on top of the preset <see cref="RateLimitPolicy"/> names: the safe defaults of
-    /// <c>bottleneck-fairness</c>, or Algorithm 4 as written for <c>bottleneck-fairness-paper</c>.
+    /// The policies this configuration runs with: <paramref name="catalog"/>, with its own bottleneck fairness when
+    /// <see cref="RateControlSettings"/> tunes it. The options apply on top of the preset <see cref="RateLimitPolicy"/>
+    /// names: the safe defaults of <c>bottleneck-fairness</c>, or Algorithm 4 as written for <c>bottleneck-fairness-paper</c>.
     /// </summary>
     internal Cicero.Policies.Registration.PolicyCatalog Policies(Cicero.Policies.Registration.PolicyCatalog catalog)
     {
-        if (RateDecreaseLimit is null && RateRampHeadroom is null && RateTargetLoad is null && RateDemandSmoothingMs is null && RateOverloadConfidence is null && RateHeldRegrowth is null && RateOverloadHold is null && RateGoodputLimit is null && RateControlOptions is null)
+        if (!RateControl || RateControlSettings is not { } rateControl)
         {
             return catalog;
         }
 
         var asWritten = string.Equals(RateLimitPolicy, Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten, StringComparison.OrdinalIgnoreCase);
         var options = asWritten ? Cicero.Policies.RateLimiting.BottleneckFairnessOptions.AsWritten() : new Cicero.Policies.RateLimiting.BottleneckFairnessOptions();
-        options.MaxDecrease = RateDecreaseLimit ?? options.MaxDecrease;
-        options.RampHeadroom = RateRampHeadroom ?? options.RampHeadroom;
-        options.TargetLoad = RateTargetLoad ?? options.TargetLoad;
-        options.DemandSmoothingTime = RateDemandSmoothingMs is { } smoothing ? TimeSpan.FromMilliseconds(smoothing) : options.DemandSmoothingTime;
-        options.OverloadConfidence = RateOverloadConfidence ?? options.OverloadConfidence;
-        options.HeldRateRegrowth = RateHeldRegrowth switch
-        {
-            true => options.HeldRateRegrowth ?? new Cicero.Policies.RateLimiting.HeldRateRegrowthOptions(),
-            false => null,
-            null => options.HeldRateRegrowth,
-        };
-        options.OverloadHold = RateOverloadHold is { } utilization ? new Cicero.Policies.RateLimiting.OverloadHoldOptions { Utilization = utilization } : options.OverloadHold;
-        options.GoodputLimit = RateGoodputLimit switch
-        {
-            true => options.GoodputLimit ?? new Cicero.Policies.RateLimiting.GoodputLimitOptions(),
-            false => null,
-            null => options.GoodputLimit,
-        };
-        if (RateControlOptions is { } rateControl)
-        {
-            RateControlBinding.Bind(rateControl, options);
-        }
-
+        RateControlBinding.Bind(rateControl, options);
         var name = asWritten ? Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairnessAsWritten : Cicero.Policies.RateLimiting.RateLimitPolicies.BottleneckFairness;
         return Cicero.Policies.Registration.PolicyCatalogBuilder.From(catalog)
             .ReplaceRateLimitPolicy(Cicero.Policies.RateLimiting.BottleneckFairnessPolicy.CreateFactory(name, options))

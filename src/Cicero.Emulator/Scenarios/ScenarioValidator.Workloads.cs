@@ -196,40 +196,15 @@ internal sealed partial class ScenarioValidator
             ReplicaSelector(path + ".replicaSelector", configuration.ReplicaSelector);
         }
 
-        if (configuration.RateDecreaseLimit is { } limit && !(limit > 0 && limit <= 1))
-        {
-            Error(path + ".rateDecreaseLimit", $"must be in (0, 1], was {F(limit)}");
-        }
-
-        if (configuration.RateRampHeadroom is { } headroom && !(headroom >= 1))
-        {
-            Error(path + ".rateRampHeadroom", $"must be >= 1 (a multiple of the arrival rate), was {F(headroom)}");
-        }
-
-        if (configuration.RateTargetLoad is { } target && !(target >= 1 && target <= 4))
-        {
-            Error(path + ".rateTargetLoad", $"must be in [1, 4] (a multiple of the capacity), was {F(target)}");
-        }
-
-        if (configuration.RateDemandSmoothingMs is { } smoothing && !(smoothing >= 0 && smoothing <= 600_000))
-        {
-            Error(path + ".rateDemandSmoothingMs", $"must be in [0, 600000] (0 turns the long average off), was {F(smoothing)}");
-        }
-
-        if (configuration.RateOverloadConfidence is { } confidence && !(confidence >= 0 && confidence <= 10))
-        {
-            Error(path + ".rateOverloadConfidence", $"must be in [0, 10] (standard errors), was {F(confidence)}");
-        }
-
-        if (configuration.RateOverloadHold is { } hold && !(hold > 0 && hold <= 1))
-        {
-            Error(path + ".rateOverloadHold", $"must be in (0, 1] (a utilization of the target load), was {F(hold)}");
-        }
-
-        if (configuration.RateControlOptions is { } rateControl
+        if (configuration.RateControlSettings is { } rateControl
             && RateControlBinding.Check(rateControl, string.Equals(configuration.RateLimitPolicy, RateLimitPolicies.BottleneckFairnessAsWritten, StringComparison.OrdinalIgnoreCase)) is { } problem)
         {
-            Error(path + ".rateControlOptions", problem);
+            Error(path + ".rateControl", problem);
+        }
+
+        foreach (var (field, value) in configuration.RemovedFields ?? [])
+        {
+            Error(path + "." + field, RateControlBinding.Replacement(field, value) ?? "unknown field; check its spelling against docs/emulator.md");
         }
 
         if (configuration.C3MaxTokens is { } tokens && !(tokens >= 1 && double.IsFinite(tokens)))

@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Diagnostics.CodeAnalysis;
+
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary>Options of the <see cref="BottleneckFairnessPolicy"/> (dissertation Algorithm 4).</summary>
 /// <remarks>
-/// The defaults are Cicero's safe ones (docs/decisions/0011): a workflow is unlimited until one of its resources is
+/// <para>
+/// The defaults are Cicero's safe ones (docs/decisions/0021): a workflow is unlimited until one of its resources is
 /// overloaded, rates are cut to a measured level rather than by compounding factors, and ramps are bounded by demand.
 /// <see cref="AsWritten"/> gives the algorithm exactly as the dissertation writes it.
+/// </para>
+/// <para>
+/// Eight options are for users: <see cref="ProbeFactor"/>, <see cref="MinimumRate"/>, <see cref="MaxDecrease"/>,
+/// <see cref="TargetLoad"/>, <see cref="BottleneckUtilization"/>, <see cref="QueueDrainTime"/>,
+/// <see cref="DemandSmoothingTime"/> and <see cref="GoodputLimit"/> (docs/policies/bottleneck-fairness.md). The others
+/// are research variants, kept for the emulator's sweeps and <see cref="AsWritten"/>; they are marked
+/// <see cref="ExperimentalAttribute"/> with the diagnostic <c>CICERO001</c> and may change or go without notice.
+/// </para>
 /// </remarks>
 public sealed class BottleneckFairnessOptions
 {
@@ -24,6 +35,7 @@ public sealed class BottleneckFairnessOptions
     /// this and its measured admitted rate, so the first limit never cuts it while capacity is spare.
     /// </summary>
     /// <value>10 requests/s.</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public double InitialRate { get; set; } = 10;
 
     /// <summary>
@@ -49,6 +61,7 @@ public sealed class BottleneckFairnessOptions
     /// idle congestion window).
     /// </summary>
     /// <value>2 (Algorithm 4 as written: +∞, no bound). Finite values must be at least 1.</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public double RampHeadroom { get; set; } = 2;
 
     /// <summary>
@@ -62,6 +75,7 @@ public sealed class BottleneckFairnessOptions
 
     /// <summary>Gets or sets which measure of load is compared with the capacity.</summary>
     /// <value><see cref="BottleneckLoadSignal.OfferedDemand"/> (Algorithm 4 as written: <see cref="BottleneckLoadSignal.HeldAndWaiting"/>).</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public BottleneckLoadSignal LoadSignal { get; set; } = BottleneckLoadSignal.OfferedDemand;
 
     /// <summary>
@@ -70,6 +84,7 @@ public sealed class BottleneckFairnessOptions
     /// the resource absorbs by itself; one that never drains is overload. 0 takes any load above the capacity at once.
     /// </summary>
     /// <value>3 (300 ms at the default interval; Algorithm 4 as written: 0).</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public int CongestionIntervals { get; set; } = 3;
 
     /// <summary>
@@ -79,6 +94,7 @@ public sealed class BottleneckFairnessOptions
     /// interval, a few intervals of queue are a handful of arrivals bunching, not overload.
     /// </summary>
     /// <value>10 (Algorithm 4 as written: 0, no scaling). Values must be in [0, 1000].</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public double CongestionServiceTimes { get; set; } = 10;
 
     /// <summary>
@@ -107,6 +123,7 @@ public sealed class BottleneckFairnessOptions
     /// <value>3 (Algorithm 4 as written: 0; docs/decisions/0011, seventh amendment). Values must be in [0, 10]; it acts
     /// only with <see cref="DemandSmoothingTime"/> on, and only where the resource has not been a bottleneck for a
     /// smoothing time, so a cut in place is not released on noise.</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public double OverloadConfidence { get; set; } = 3;
 
     /// <summary>
@@ -117,6 +134,7 @@ public sealed class BottleneckFairnessOptions
     /// seventh amendment). <see langword="null"/> lets σ grow at the ramp's pace.
     /// </summary>
     /// <value><see langword="null"/> (off).</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public HeldRateRegrowthOptions? HeldRateRegrowth { get; set; }
 
     /// <summary>
@@ -128,6 +146,7 @@ public sealed class BottleneckFairnessOptions
     /// <see langword="null"/> releases a cut workflow at the ramp's pace.
     /// </summary>
     /// <value><see langword="null"/> (off).</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public OverloadHoldOptions? OverloadHold { get; set; }
 
     /// <summary>
@@ -171,6 +190,7 @@ public sealed class BottleneckFairnessOptions
     /// by the ramp factor every interval until the standing-queue test catches up.
     /// </summary>
     /// <value>0.2 (Algorithm 4 as written: 0, additive only). Values must be in [0, 1].</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public double RampFactor { get; set; } = 0.2;
 
     /// <summary>
@@ -182,6 +202,7 @@ public sealed class BottleneckFairnessOptions
     /// </summary>
     /// <value><see langword="true"/> (Algorithm 4 as written: <see langword="false"/>, every leaf workflow starts at
     /// <see cref="InitialRate"/> and ramps from there, and cuts multiply σ).</value>
+    [Experimental(RateControlDiagnostics.ExperimentalId)]
     public bool UnlimitedUntilOverload { get; set; } = true;
 
     /// <summary>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Diagnostics.CodeAnalysis;
+
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary>
@@ -20,6 +22,7 @@ namespace Cicero.Policies.RateLimiting;
 /// has since gone idle (a false alarm on a healthy system) heals at the ramp's own pace.
 /// </para>
 /// </remarks>
+[Experimental(RateControlDiagnostics.ExperimentalId)]
 public sealed class HeldRateRegrowthOptions
 {
     /// <summary>Gets or sets how fast a held-back σ may grow, as a fraction of itself per second (compounded).</summary>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using System.Diagnostics.CodeAnalysis;
+
 namespace Cicero.Policies.RateLimiting;
 
 /// <summary>
@@ -23,6 +25,7 @@ namespace Cicero.Policies.RateLimiting;
 /// <see cref="BottleneckFairnessOptions.RampHeadroom"/> (2 where that is unbounded) falls below σ.
 /// </para>
 /// </remarks>
+[Experimental(RateControlDiagnostics.ExperimentalId)]
 public sealed class OverloadHoldOptions
 {
     /// <summary>

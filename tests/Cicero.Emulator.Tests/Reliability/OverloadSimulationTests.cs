@@ -29,10 +29,10 @@ public sealed class OverloadSimulationTests(ITestOutputHelper output)
     // The defaults' overload confidence must hold the flood (excusing the flood's aftermath as noise, before a cut in place
     // kept it from doing so, released the aggressor into a sawtooth: goodput 59%, the compliant tenants at 80%), and so
     // must the plain average it replaced.
-    private const string RateControlPlainAverage = """[{ "name": "rc", "rateControl": true, "deadlineMs": 1000, "rateOverloadConfidence": 0 }]""";
+    private const string RateControlPlainAverage = """[{ "name": "rc", "rateControl": { "overloadConfidence": 0 }, "deadlineMs": 1000 }]""";
     // The overload hold (an opt-in, docs/decisions/0011, eighth amendment) must not cost the flood's goodput under FIFO,
     // where the aggressor's backlog, not the utilization, makes the compliant tenants' tail.
-    private const string RateControlWithHold = """[{ "name": "rc", "rateControl": true, "deadlineMs": 1000, "rateOverloadHold": 0.7 }]""";
+    private const string RateControlWithHold = """[{ "name": "rc", "rateControl": { "overloadHold": { "utilization": 0.7 } }, "deadlineMs": 1000 }]""";
     private const string Baseline = """[{ "name": "baseline", "rateControl": false, "dropPolicy": "never" }]""";
 
     [Theory]
@@ -86,7 +86,7 @@ public sealed class OverloadSimulationTests(ITestOutputHelper output)
         // half the capacity: the hold's price, which its documentation states. DRR alone keeps the compliant tenants'
         // tail here too (13 ms at 93% goodput); what the hold adds is shown on generated topologies
         // (RateControlGuaranteeTests), where the queue builds at tiers DRR does not guard.
-        const string configuration = """[{ "name": "rc+drr", "rateControl": true, "deadlineMs": 1000, "scheduler": "drr", "rateOverloadHold": 0.7 }]""";
+        const string configuration = """[{ "name": "rc+drr", "rateControl": { "overloadHold": { "utilization": 0.7 } }, "deadlineMs": 1000, "scheduler": "drr" }]""";
         var calm = Run(OverloadScenario.Parse(OverloadScenario.CompliantShare, 16, WarmUp, configuration));
         var flood = Run(OverloadScenario.Parse(10, 16, WarmUp, configuration));
         Report("overload hold at 0.7 under drr, no overload", calm);

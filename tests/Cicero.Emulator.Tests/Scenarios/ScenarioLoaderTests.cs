@@ -127,60 +127,68 @@ public sealed class ScenarioLoaderTests
     }
 
     [Fact]
-    public void Validate_BottleneckFairnessTuning_OutOfRange_NamesEachField()
+    public void RateControl_TrueFalseOrAnObject_RoundTripsThroughJson()
     {
-        var scenario = ScenarioLoader.Parse(TestScenarios.Json());
-        scenario.Configurations![0].RateRampHeadroom = 0.5;
-        scenario.Configurations[0].RateTargetLoad = 8;
-        scenario.Configurations[0].RateDemandSmoothingMs = -1;
-        scenario.Configurations[0].RateOverloadConfidence = 11;
-        scenario.Configurations[0].RateOverloadHold = 0;
+        var configurations = """[{ "name": "on", "rateControl": true }, { "name": "off", "rateControl": false }, { "name": "tuned", "rateControl": { "targetLoad": 1.5, "overloadHold": 0.8 } }]""";
 
-        var problems = ScenarioLoader.Validate(scenario).Select(e => e.ToString()).ToList();
+        var parsed = ScenarioLoader.Parse(ScenarioLoader.ToJson(ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)))).Configurations!;
 
-        Assert.Contains("configurations[0].rateRampHeadroom: must be >= 1 (a multiple of the arrival rate), was 0.5", problems);
-        Assert.Contains("configurations[0].rateTargetLoad: must be in [1, 4] (a multiple of the capacity), was 8", problems);
-        Assert.Contains("configurations[0].rateDemandSmoothingMs: must be in [0, 600000] (0 turns the long average off), was -1", problems);
-        Assert.Contains("configurations[0].rateOverloadConfidence: must be in [0, 10] (standard errors), was 11", problems);
-        Assert.Contains("configurations[0].rateOverloadHold: must be in (0, 1] (a utilization of the target load), was 0", problems);
+        Assert.True(parsed[0].RateControl);
+        Assert.Null(parsed[0].RateControlSettings);
+        Assert.False(parsed[1].RateControl);
+        Assert.Null(parsed[1].RateControlSettings);
+        Assert.True(parsed[2].RateControl);
+        Assert.Equal(1.5, parsed[2].RateControlSettings!.Value.GetProperty("targetLoad").GetDouble());
     }
 
     [Fact]
-    public void RateControlTuning_RoundTripsThroughJson()
+    public void RateControl_BindsOntoThePolicyOptions_StagesTurnOnAndOff_AndAnUnknownNameIsAnError()
     {
-        var configurations = """[{ "name": "rc", "rateHeldRegrowth": false, "rateOverloadConfidence": 2, "rateDemandSmoothingMs": 4000, "rateOverloadHold": 0.8, "rateGoodputLimit": false }]""";
-
-        var parsed = ScenarioLoader.Parse(ScenarioLoader.ToJson(ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)))).Configurations!.Single();
-
-        Assert.False(parsed.RateHeldRegrowth);
-        Assert.Equal(2, parsed.RateOverloadConfidence);
-        Assert.Equal(4000, parsed.RateDemandSmoothingMs);
-        Assert.Equal(0.8, parsed.RateOverloadHold);
-        Assert.False(parsed.RateGoodputLimit);
-    }
-
-    [Fact]
-    public void RateControlOptions_BindOntoThePolicyOptions_AndAnUnknownNameIsAnError()
-    {
-        var configurations = """[{ "name": "rc", "rateControlOptions": { "overloadHold": { "utilization": 0.6 }, "demandSmoothingTime": "00:00:04", "goodputLimit": { "headroom": 3 } } }]""";
+        var configurations = """[{ "name": "rc", "rateControl": { "overloadHold": { "utilization": 0.6 }, "demandSmoothingTime": "00:00:04", "heldRateRegrowth": true, "goodputLimit": false } }]""";
         var configuration = ScenarioLoader.Parse(ScenarioLoader.ToJson(ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)))).Configurations!.Single();
         var options = new BottleneckFairnessOptions();
 
-        RateControlBinding.Bind(configuration.RateControlOptions!.Value, options);
+        RateControlBinding.Bind(configuration.RateControlSettings!.Value, options);
 
         Assert.Equal(0.6, options.OverloadHold!.Utilization);
+        Assert.Equal(new OverloadHoldOptions().MinimumOverload, options.OverloadHold.MinimumOverload);
         Assert.Equal(TimeSpan.FromSeconds(4), options.DemandSmoothingTime);
+        Assert.Equal(new HeldRateRegrowthOptions().RelativePerSecond, options.HeldRateRegrowth!.RelativePerSecond);
+        Assert.Null(options.GoodputLimit);
+
+        options = new BottleneckFairnessOptions();
+        RateControlBinding.Bind(System.Text.Json.JsonDocument.Parse("""{ "goodputLimit": { "headroom": 3 } }""").RootElement, options);
         Assert.Equal(3, options.GoodputLimit!.Headroom);
         Assert.Equal(new GoodputLimitOptions().Window, options.GoodputLimit.Window);
 
         var scenario = ScenarioLoader.Parse(TestScenarios.Json());
-        scenario.Configurations![0].RateControlOptions = System.Text.Json.JsonDocument.Parse("""{ "overloadHolds": 1, "maxDecrease": 2 }""").RootElement;
-        var problem = Assert.Single(ScenarioLoader.Validate(scenario), e => e.Path == "configurations[0].rateControlOptions");
+        scenario.Configurations![0].RateControlSettings = System.Text.Json.JsonDocument.Parse("""{ "overloadHolds": 1, "maxDecrease": 2 }""").RootElement;
+        var problem = Assert.Single(ScenarioLoader.Validate(scenario), e => e.Path == "configurations[0].rateControl");
         Assert.Contains("overloadHolds", problem.Message, StringComparison.Ordinal);
 
-        scenario.Configurations[0].RateControlOptions = System.Text.Json.JsonDocument.Parse("""{ "maxDecrease": 2 }""").RootElement;
-        problem = Assert.Single(ScenarioLoader.Validate(scenario), e => e.Path == "configurations[0].rateControlOptions");
+        scenario.Configurations[0].RateControlSettings = System.Text.Json.JsonDocument.Parse("""{ "maxDecrease": 2 }""").RootElement;
+        problem = Assert.Single(ScenarioLoader.Validate(scenario), e => e.Path == "configurations[0].rateControl");
         Assert.Contains("MaxDecrease", problem.Message, StringComparison.Ordinal);
+
+        scenario.Configurations[0].RateControlSettings = System.Text.Json.JsonDocument.Parse("3").RootElement;
+        problem = Assert.Single(ScenarioLoader.Validate(scenario), e => e.Path == "configurations[0].rateControl");
+        Assert.Contains("must be true, false, or a JSON object", problem.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void RemovedRateControlFields_SayWhatToWriteInstead()
+    {
+        var configurations = """[{ "name": "rc", "rateDecreaseLimit": 0.03, "rateDemandSmoothingMs": 4000, "rateOverloadHold": 0.7, "rateGoodputLimit": false, "rateControlOptions": { "targetLoad": 2 }, "rateKnob": 1 }]""";
+        var error = Assert.Throws<ScenarioValidationException>(() => ScenarioLoader.Parse(TestScenarios.Json(configurations: configurations)));
+
+        var problems = error.Errors.Select(e => e.ToString()).ToList();
+
+        Assert.Contains("""configurations[0].rateDecreaseLimit: was removed (docs/decisions/0021): write "rateControl": { "maxDecrease": 0.03 }""", problems);
+        Assert.Contains("""configurations[0].rateDemandSmoothingMs: was removed (docs/decisions/0021): write "rateControl": { "demandSmoothingTime": "00:00:04" }""", problems);
+        Assert.Contains("""configurations[0].rateOverloadHold: was removed (docs/decisions/0021): write "rateControl": { "overloadHold": { "utilization": 0.7 } }""", problems);
+        Assert.Contains("""configurations[0].rateGoodputLimit: was removed (docs/decisions/0021): write "rateControl": { "goodputLimit": false }""", problems);
+        Assert.Contains(problems, p => p.StartsWith("configurations[0].rateControlOptions: was renamed", StringComparison.Ordinal));
+        Assert.Contains("configurations[0].rateKnob: unknown field; check its spelling against docs/emulator.md", problems);
     }
 
     [Fact]
