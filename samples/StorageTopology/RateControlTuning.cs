@@ -32,7 +32,19 @@ internal sealed record RateControlTuning(JsonElement? Options)
                 return $"--rate-control must be a JSON object of BottleneckFairnessOptions' properties, such as '{{\"overloadHold\": {{\"utilization\": 0.7}}}}', got {document.RootElement.ValueKind}.";
             }
 
-            tuning = new RateControlTuning(document.RootElement.Clone());
+            var candidate = new RateControlTuning(document.RootElement.Clone());
+
+            // Checked once here, on a scenario of the emulator's own, so an unknown option or a value out of range is a
+            // bad command line, not a failure of every seed.
+            var probe = ScenarioLoader.LoadDefault();
+            candidate.Apply(probe);
+            var problems = ScenarioLoader.Validate(probe).Where(e => e.Path.EndsWith(".rateControl", StringComparison.Ordinal)).ToList();
+            if (problems.Count > 0)
+            {
+                return "--rate-control: " + problems[0].Message;
+            }
+
+            tuning = candidate;
             return null;
         }
         catch (JsonException ex)

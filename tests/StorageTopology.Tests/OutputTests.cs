@@ -55,10 +55,10 @@ public sealed class OutputTests
 
     [Theory]
     [InlineData(new[] { "check", "--count", "1", "--parallel", "0" }, "--parallel must be at least 1, got 0.")]
-    [InlineData(new[] { "check", "--count", "1", "--overload-hold", "1.5" }, "--overload-hold must be a utilization in (0, 1], got 1.5.")]
-    [InlineData(new[] { "check", "--count", "1", "--overload-hold", "0" }, "--overload-hold must be a utilization in (0, 1], got 0.")]
-    [InlineData(new[] { "check", "--count", "1", "--demand-smoothing", "-2" }, "--demand-smoothing must be in [0, 600] seconds, got -2.")]
-    [InlineData(new[] { "check", "--count", "1", "--overload-confidence", "12" }, "--overload-confidence must be in [0, 10] standard errors, got 12.")]
+    [InlineData(new[] { "check", "--count", "1", "--rate-control", "{\"overloadHold\": {\"utilization\": 1.5}}" }, "--rate-control: Must be in (0, 1] (a fraction of the target load).")]
+    [InlineData(new[] { "check", "--count", "1", "--rate-control", "{\"overloadHolds\": 1}" }, "'overloadHolds'")]
+    [InlineData(new[] { "check", "--count", "1", "--rate-control", "[1]" }, "--rate-control must be a JSON object of BottleneckFairnessOptions' properties")]
+    [InlineData(new[] { "check", "--count", "1", "--rate-control", "{" }, "--rate-control is not valid JSON")]
     public async Task Check_BadOption_SaysWhy(string[] args, string message)
     {
         var (code, _, errors) = await Cli.RunAsync(args, Limit);
