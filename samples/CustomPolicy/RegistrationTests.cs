@@ -39,6 +39,19 @@ public class RegistrationTests
         Assert.Contains("gold-first", Assert.Throws<ArgumentException>(() => catalog.GetScheduler("gold-frist")).Message, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void CustomPolicies_RegisterBothByName_AsATool_LoadsThem()
+    {
+        var builder = PolicyCatalogBuilder.CreateDefault();
+
+        new CustomPolicies().Register(builder);
+        var catalog = builder.Build();
+
+        Assert.Contains(GoldFirstScheduler.Name, catalog.SchedulerNames);
+        Assert.Contains(HeadroomRatePolicy.Name, catalog.RateLimitPolicyNames);
+        Assert.Throws<ArgumentException>(() => new CustomPolicies().Register(PolicyCatalogBuilder.From(catalog)));
+    }
+
     private static async Task UseAsync(ResourceSemaphore resource, RequestContext context, List<string> order)
     {
         using var lease = await resource.AcquireAsync(context);

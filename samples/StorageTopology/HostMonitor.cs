@@ -6,8 +6,9 @@ using System.Globalization;
 namespace Cicero.StorageTopology;
 
 /// <summary>
-/// Measures the host during live runs, whose servers and clients share this process: CPU used of all cores, the
-/// thread pool's queue, and how late a 100 ms timer fires. When the host itself is the bottleneck, differences between
+/// Measures the host during live runs, whose servers and clients share this process: CPU used of all cores (by this
+/// process, and by the whole machine where Linux's /proc/stat says), the thread pool's queue, and how late a 100 ms
+/// wait ends. When the host itself is the bottleneck, differences between
 /// configurations measure the machine, not the policies, and the verdict says so instead of naming a winner.
 /// </summary>
 internal sealed class HostMonitor : IDisposable
@@ -27,6 +28,7 @@ internal sealed class HostMonitor : IDisposable
     private readonly List<long> _queued = [];
     private readonly long _startedAt = TimeProvider.System.GetTimestamp();
     private readonly TimeSpan _cpuAtStart = Process.GetCurrentProcess().TotalProcessorTime;
+    private readonly HostCpu? _hostAtStart = HostCpu.Read();
     private readonly Task _sampling;
 
     private HostMonitor() => _sampling = Task.Run(SampleAsync);
@@ -41,7 +43,7 @@ internal sealed class HostMonitor : IDisposable
     public static HostMonitor Start() => new();
 
     /// <summary>Judges measurements: the reason the host was the bottleneck, or <see langword="null"/>.</summary>
-    /// <param name="cpu">CPU used as a share of all cores.</param>
+    /// <param name="cpu">CPU busy as a share of all cores: the machine's where known, else this process's.</param>
     /// <param name="medianLateMs">The median timer lateness.</param>
     /// <param name="medianQueuedPerCore">The median thread-pool queue per core.</param>
     /// <returns>The reason, or <see langword="null"/>.</returns>
@@ -50,7 +52,7 @@ internal sealed class HostMonitor : IDisposable
         var reasons = new List<string>();
         if (cpu >= SaturatedCpu)
         {
-            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"the process used {100 * cpu:0}% of all cores (saturated from {100 * SaturatedCpu:0}%)"));
+            reasons.Add(string.Create(CultureInfo.InvariantCulture, $"the CPUs were {100 * cpu:0}% busy (saturated from {100 * SaturatedCpu:0}%)"));
         }
 
         if (medianLateMs >= LateTimerMs)
@@ -80,6 +82,7 @@ internal sealed class HostMonitor : IDisposable
         _sampling.GetAwaiter().GetResult();
         var wall = TimeProvider.System.GetElapsedTime(_startedAt);
         var cpu = (Process.GetCurrentProcess().TotalProcessorTime - _cpuAtStart).TotalSeconds / Math.Max(1e-9, wall.TotalSeconds * Environment.ProcessorCount);
+        var host = _hostAtStart is { } start && HostCpu.Read() is { } end ? end.BusySince(start) : (double?)null;
         double late;
         double queued;
         lock (_lateMs)
@@ -90,8 +93,8 @@ internal sealed class HostMonitor : IDisposable
 
         Summary = string.Create(
             CultureInfo.InvariantCulture,
-            $"CPU {100 * cpu:0}% of {Environment.ProcessorCount} cores, median timer lateness {late:0.0} ms, median thread-pool queue {queued:0.#} per core.");
-        HostLimited = Judge(cpu, late, queued);
+            $"CPU {100 * cpu:0}% of {Environment.ProcessorCount} cores by this process{(host is { } busy ? $", {100 * busy:0}% busy in all" : string.Empty)}, median timer lateness {late:0.0} ms, median thread-pool queue {queued:0.#} per core.");
+        HostLimited = Judge(Math.Max(cpu, host ?? 0), late, queued);
         return this;
     }
 
@@ -114,15 +117,14 @@ internal sealed class HostMonitor : IDisposable
 
     private async Task SampleAsync()
     {
-        using var timer = new PeriodicTimer(Period, TimeProvider.System);
-        var last = TimeProvider.System.GetTimestamp();
         try
         {
-            while (await timer.WaitForNextTickAsync(_stop.Token).ConfigureAwait(false))
+            while (true)
             {
-                var now = TimeProvider.System.GetTimestamp();
-                var late = Math.Max(0, (TimeProvider.System.GetElapsedTime(last, now) - Period).TotalMilliseconds);
-                last = now;
+                // Each wait's own lateness: a periodic timer's ticks keep to the period even when every one is late.
+                var asleep = TimeProvider.System.GetTimestamp();
+                await Task.Delay(Period, TimeProvider.System, _stop.Token).ConfigureAwait(false);
+                var late = Math.Max(0, (TimeProvider.System.GetElapsedTime(asleep) - Period).TotalMilliseconds);
                 lock (_lateMs)
                 {
                     _lateMs.Add(late);

@@ -72,10 +72,7 @@ internal static class TraceCommands
         try
         {
             var started = TimeProvider.System.GetTimestamp();
-            // The import is one streaming pass with no progress hook: a spinner on a terminal says it is working.
-            var summary = ConsoleFactory.IsInteractive(console)
-                ? console.Status().Start(Markup.Escape($"Importing {Path.GetFileName(input)}..."), _ => TraceImport.Run(format, input, output))
-                : TraceImport.Run(format, input, output);
+            var summary = ImportProgress.Run(console, format, input, output);
             console.MarkupLine(string.Create(
                 CultureInfo.InvariantCulture,
                 $"Imported [bold]{summary.Requests:N0}[/] requests ({summary.Tenants} tenants, {summary.Operations} operations, {summary.LastArrivalMs / 1000:0.###} s of arrivals) in {TimeProvider.System.GetElapsedTime(started).TotalSeconds:0.0} s."));

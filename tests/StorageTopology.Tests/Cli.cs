@@ -13,6 +13,7 @@ internal sealed class Cli : IDisposable
     private readonly StringBuilder _err = new();
     private readonly Lock _lock = new();
     private readonly TaskCompletionSource _firstLine = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly List<(string Text, TaskCompletionSource Seen)> _awaited = [];
 
     private Cli(IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment)
     {
@@ -89,6 +90,23 @@ internal sealed class Cli : IDisposable
     /// <summary>Completes when the command has printed its first line of standard output.</summary>
     public Task FirstLineAsync(TimeSpan limit) => _firstLine.Task.WaitAsync(limit, TimeProvider.System);
 
+    /// <summary>Completes when a line of standard output contains <paramref name="text"/> (already printed or printed later).</summary>
+    public Task OutputAsync(string text, TimeSpan limit)
+    {
+        var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        lock (_lock)
+        {
+            if (_out.ToString().Contains(text, StringComparison.Ordinal))
+            {
+                return Task.CompletedTask;
+            }
+
+            _awaited.Add((text, seen));
+        }
+
+        return seen.Task.WaitAsync(limit, TimeProvider.System);
+    }
+
     /// <summary>Sends a POSIX signal (<c>INT</c>, <c>TERM</c>) to the command.</summary>
     public void Signal(string name)
     {
@@ -146,9 +164,20 @@ internal sealed class Cli : IDisposable
             return;
         }
 
+        List<TaskCompletionSource> seen = [];
         lock (_lock)
         {
             target.Append(line).Append('\n');
+            if (signal)
+            {
+                seen.AddRange(_awaited.Where(awaited => line.Contains(awaited.Text, StringComparison.Ordinal)).Select(awaited => awaited.Seen));
+                _awaited.RemoveAll(awaited => seen.Contains(awaited.Seen));
+            }
+        }
+
+        foreach (var waiter in seen)
+        {
+            waiter.TrySetResult();
         }
 
         if (signal)

@@ -140,6 +140,23 @@ public sealed class MetaBlockTraceImporterTests
     }
 
     [Fact]
+    public void Run_WithProgress_ReportsBytesReadRisingToTheInputsLength()
+    {
+        using var dir = new TempDirectory();
+        var input = dir.File("azure.csv");
+        File.WriteAllLines(input, ["TIMESTAMP,ContextTokens,GeneratedTokens", .. Enumerable.Range(0, 10_000).Select(i => $"2023-11-16 18:{i / 6000:00}:{i / 100 % 60:00}.{i % 100:00}00000,{100 + i},{1 + (i % 7)}")]);
+        var reports = new Recorded();
+
+        var summary = TraceImport.Run(TraceImport.AzureLlm, input, dir.File("trace.csv"), reports);
+
+        Assert.Equal(10_000, summary.Requests);
+        Assert.True(reports.Values.Count >= 3, $"{reports.Values.Count} reports");
+        Assert.Equal(reports.Values.Order(), reports.Values);
+        Assert.InRange(reports.Values[0], 1, new FileInfo(input).Length - 1);
+        Assert.Equal(new FileInfo(input).Length, reports.Values[^1]);
+    }
+
+    [Fact]
     public void GetImporter_UnknownFormat_ListsKnownOnes()
     {
         var error = Assert.Throws<ArgumentException>(() => TraceImport.GetImporter("tectonic"));
@@ -157,5 +174,12 @@ public sealed class MetaBlockTraceImporterTests
     {
         using var stream = new MemoryStream(Encoding.UTF8.GetBytes(text));
         return new MetaBlockTraceImporter().Import(stream, name).ToList();
+    }
+
+    private sealed class Recorded : IProgress<long>
+    {
+        public List<long> Values { get; } = [];
+
+        public void Report(long value) => Values.Add(value);
     }
 }

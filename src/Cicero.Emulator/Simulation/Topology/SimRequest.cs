@@ -51,5 +51,17 @@ internal sealed class SimRequest(TopologySimulation simulation, long id, Workflo
 
     /// <summary>Gets or sets when it was admitted, as a timestamp of the entry instance's clock.</summary>
     public long AdmittedAt { get; set; }
+
+    /// <summary>Gets or sets when the client gives up (<see cref="RequestTimeouts"/>).</summary>
+    public long TimeoutAt { get; set; }
+
+    /// <summary>Gets or sets a value indicating whether the request is in <see cref="RequestTimeouts"/>' list.</summary>
+    public bool AwaitsTimeout { get; set; }
+
+    /// <summary>Gets or sets the request before this one in <see cref="RequestTimeouts"/>' list.</summary>
+    public SimRequest? TimeoutPrevious { get; set; }
+
+    /// <summary>Gets or sets the request after this one in <see cref="RequestTimeouts"/>' list.</summary>
+    public SimRequest? TimeoutNext { get; set; }
 }
 

@@ -99,7 +99,7 @@ public sealed partial class TopologySimulation
         };
         _inFlight++;
         _metrics.Offered(request, Second(now));
-        Clock.ScheduleAt(now + RpcTimeoutTicks, OnClientTimeout, request);
+        _timeouts.Add(request, now + RpcTimeoutTicks);
         new EntryFrame(entry, request).Start();
     }
 

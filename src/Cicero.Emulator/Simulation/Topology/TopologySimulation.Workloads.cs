@@ -113,7 +113,7 @@ public sealed partial class TopologySimulation
         var request = new SimRequest(this, ++_nextRequestId, workflow, partition, now, now >= WindowStartTicks && now < WindowEndTicks, client);
         _inFlight++;
         _metrics.Offered(request, Second(now));
-        Clock.ScheduleAt(now + RpcTimeoutTicks, OnClientTimeout, request);
+        _timeouts.Add(request, now + RpcTimeoutTicks);
         new EntryFrame(entry, request).Start();
     }
 }

@@ -32,7 +32,6 @@ public sealed partial class TopologySimulation
     private static readonly Action<object?> OnArrival = static state => ((OpenWorkload)state!).Simulation.Arrive((OpenWorkload)state);
     private static readonly Action<object?> OnClientsChange = static state => ((ClosedWorkload)state!).Simulation.ChangeClients((ClosedWorkload)state);
     private static readonly Action<object?> OnClientSend = static state => ((ClosedLoopClient)state!).Workload.Simulation.ClientSend((ClosedLoopClient)state);
-    private static readonly Action<object?> OnClientTimeout = static state => ((SimRequest)state!).Simulation.Finish((SimRequest)state, Outcome.Failed(Outcome.Timeout));
     private static readonly Action<object?> OnRateRound = static state => ((SimInstance)state!).Simulation.RateRound((SimInstance)state);
     private static readonly Action<object?> OnSample = static state => ((TopologySimulation)state!).SampleRates();
     private static readonly long MinimumClientGapTicks = TimeSpan.FromMilliseconds(1).Ticks;
@@ -42,6 +41,7 @@ public sealed partial class TopologySimulation
     private readonly Random _serviceRandom;
     private readonly Random _selectorSeeds;
     private readonly RunMetrics _metrics;
+    private readonly RequestTimeouts _timeouts = new();
     private readonly List<TierRateSecond> _rates = [];
     private readonly List<SimInstance> _cakeInstances = [];
     private readonly long _durationTicks;
@@ -251,7 +251,7 @@ public sealed partial class TopologySimulation
             return;
         }
 
-        request.Finished = true;
+        _timeouts.Finish(request);
         if (LeakHook?.Invoke(request.Id) == true)
         {
             return;

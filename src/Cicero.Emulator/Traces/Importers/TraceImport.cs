@@ -19,6 +19,9 @@ public static class TraceImport
     /// <summary>The Azure LLM inference trace (<see cref="AzureLlmTraceImporter"/>).</summary>
     public const string AzureLlm = "azure-llm";
 
+    // Often enough for a bar that moves several times a second, rarely enough to cost nothing next to parsing.
+    private const long ProgressEvery = 4096;
+
     private static readonly FrozenDictionary<string, Func<ITraceImporter>> Importers = new Dictionary<string, Func<ITraceImporter>>
     {
         [MetaBlock] = static () => new MetaBlockTraceImporter(),
@@ -62,7 +65,17 @@ public static class TraceImport
     /// <returns>What was written.</returns>
     /// <exception cref="ArgumentException">The format is unknown.</exception>
     /// <exception cref="TraceFormatException">The input is malformed or has no requests; the output is left as it was (the import writes a temporary file beside it and renames it on success).</exception>
-    public static TraceImportSummary Run(string format, string inputPath, string outputPath)
+    public static TraceImportSummary Run(string format, string inputPath, string outputPath) => Run(format, inputPath, outputPath, bytesRead: null);
+
+    /// <summary>Imports a public trace file into a Cicero trace file, streaming, and reports how far it has read.</summary>
+    /// <param name="format">One of <see cref="Formats"/>.</param>
+    /// <param name="inputPath">The public trace.</param>
+    /// <param name="outputPath">The Cicero trace to create (replaced if it exists).</param>
+    /// <param name="bytesRead">Told the bytes of the input read so far, every few thousand requests and at the end (on the importing thread); <see langword="null"/> for none.</param>
+    /// <returns>What was written.</returns>
+    /// <exception cref="ArgumentException">The format is unknown.</exception>
+    /// <exception cref="TraceFormatException">The input is malformed or has no requests; the output is left as it was.</exception>
+    public static TraceImportSummary Run(string format, string inputPath, string outputPath, IProgress<long>? bytesRead)
     {
         var importer = GetImporter(format);
         ArgumentException.ThrowIfNullOrEmpty(inputPath);
@@ -76,7 +89,7 @@ public static class TraceImport
             using (var input = new FileStream(inputPath, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, FileOptions.SequentialScan))
             using (var output = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 1, FileOptions.SequentialScan))
             {
-                summary = Run(importer, input, inputPath, output);
+                summary = Copy(importer, input, inputPath, output, bytesRead);
             }
 
             if (summary.Requests == 0)
@@ -106,6 +119,11 @@ public static class TraceImport
         ArgumentNullException.ThrowIfNull(input);
         ArgumentNullException.ThrowIfNull(inputName);
         ArgumentNullException.ThrowIfNull(output);
+        return Copy(importer, input, inputName, output, bytesRead: null);
+    }
+
+    private static TraceImportSummary Copy(ITraceImporter importer, Stream input, string inputName, Stream output, IProgress<long>? bytesRead)
+    {
         var header = new TraceHeader(new Dictionary<string, string>
         {
             [TraceHeader.SourceProperty] = importer.Format,
@@ -124,9 +142,14 @@ public static class TraceImport
             requestBytes += request.RequestBytes;
             responseBytes += request.ResponseBytes;
             last = request.ArrivalMs;
+            if (bytesRead is not null && writer.RequestsWritten % ProgressEvery == 0)
+            {
+                bytesRead.Report(input.Position);
+            }
         }
 
         writer.Flush();
+        bytesRead?.Report(input.Position);
         return new TraceImportSummary(writer.RequestsWritten, tenants.Count, operations.Count, last, requestBytes, responseBytes);
     }
 
