@@ -14,7 +14,7 @@ public sealed class DeficitRoundRobinOptions
 
     /// <summary>
     /// Gets or sets the credit a weight-1 workflow receives per round, in cost units; <see langword="null"/> uses the
-    /// largest sub-task cost seen so far, so every workflow can send at least one sub-task per round (O(1) dequeues).
+    /// resource's recent average sub-task cost (one unit before any cost is known), so a turn is about one sub-task.
     /// </summary>
     /// <value><see langword="null"/>.</value>
     public double? Quantum { get; set; }

@@ -13,21 +13,38 @@ namespace Cicero.Policies.Scheduling;
 /// keeps no credit.
 /// </summary>
 /// <remarks>
-/// O(1) per operation when the quantum covers the largest cost (the default); removal of a cancelled waiter is O(n)
-/// in its workflow's queue. No allocation once per-workflow queues have grown. Single-threaded by contract, except
-/// <see cref="SetWeight"/>, which may be called from a control thread and applies from the next round.
+/// <para>
+/// Costs and the default quantum come from what is known now, so the scheduler isolates from a cold start: before
+/// anything has been measured every sub-task costs one unit and the quantum is one unit (round robin by count); after
+/// that a workflow's cost is its own average service time here, a workflow not yet measured costs the resource's
+/// recent average, and the quantum is that recent average, so a turn is about one typical sub-task. A sub-task refused
+/// at the head of the queue (reported with no service time) is no measurement. A quantum that kept the largest cost
+/// ever seen (the 1 s placeholder before the first completion) let a flooding workflow start a second's worth of
+/// millisecond sub-tasks per turn while another workflow's one sub-task waited.
+/// </para>
+/// <para>
+/// O(1) per operation when the quantum covers the head's cost; a head costing k quanta waits k rounds, as in DRR, and
+/// rounds in which no head could be served are granted at once (O(workflows waiting)) rather than spun through. Removal of a cancelled waiter is O(n) in its workflow's queue. No allocation once per-workflow queues have grown.
+/// Single-threaded by contract, except <see cref="SetWeight"/>, which may be called from a control thread and applies
+/// from the next round.
+/// </para>
 /// </remarks>
 public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
 {
+    // A new sample's weight in the resource's average cost: it follows about the last 20 sub-tasks.
+    private const double AverageWeight = 0.1;
+
+    // The cost of every sub-task while nothing is known here: all equal, and with a quantum of one unit, round robin.
+    private const double UnknownCost = 1;
+
     private readonly DeficitRoundRobinOptions _options;
     private readonly FlowState?[] _flows;
     private readonly double[] _weights;
     // The round's order of flows with work. A list, not a ring: rotating the front to the back shifts the few active
     // flows (one per workflow with waiting work), and no other collection of the BCL removes from the middle in order.
     private readonly List<int> _active = [];
-    private double _largestCost;
-    private double _measuredTotal;
-    private long _measuredCount;
+    // The resource's recent average cost: of measured service times, or of declared costs as they are enqueued.
+    private Ewma _averageCost = new(AverageWeight);
     private int _count;
 
     /// <summary>Creates the scheduler.</summary>
@@ -82,7 +99,11 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
         }
 
         flow.Queue.Enqueue(ticket);
-        _largestCost = Math.Max(_largestCost, CostOf(ticket, flow));
+        if (_options.CostSource == SubtaskCostSource.Declared)
+        {
+            _averageCost.Update(ticket.Cost);
+        }
+
         if (!flow.Active)
         {
             flow.Active = true;
@@ -97,8 +118,17 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     /// <inheritdoc />
     public bool TryDequeue(long now, out SubtaskTicket ticket)
     {
+        var turnsWithoutService = 0;
         while (_active.Count > 0)
         {
+            if (turnsWithoutService == _active.Count)
+            {
+                // A whole round served nothing: every head costs more than a quantum (the quantum is the average cost).
+                // Give everyone at once the empty rounds the cheapest head still needs, rather than spinning through them.
+                SkipEmptyRounds();
+                turnsWithoutService = 0;
+            }
+
             var index = _active[0];
             var flow = _flows[index]!;
             flow.Queue.TryPeek(out var head);
@@ -106,6 +136,9 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
             if (!flow.InTurn)
             {
                 flow.InTurn = true;
+                // DRR's invariant is that a turn ends with less credit than the head costs; when estimates fall, credit
+                // earned under the old ones must not buy a burst under the new.
+                flow.Deficit = Math.Min(flow.Deficit, cost);
                 var credit = Quantum * WeightOf(index, flow);
                 // Alone in the ring, a flow whose head needs many rounds of credit would spin here: give it those rounds at once.
                 var rounds = _active.Count == 1 && cost > flow.Deficit + credit ? Math.Ceiling((cost - flow.Deficit) / credit) : 1;
@@ -130,10 +163,31 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
             flow.InTurn = false;
             _active.RemoveAt(0);
             _active.Add(index);
+            turnsWithoutService++;
         }
 
         ticket = default;
         return false;
+    }
+
+    private void SkipEmptyRounds()
+    {
+        var rounds = double.PositiveInfinity;
+        foreach (var index in _active)
+        {
+            var flow = _flows[index]!;
+            flow.Queue.TryPeek(out var head);
+            rounds = Math.Min(rounds, Math.Ceiling((CostOf(head, flow) - flow.Deficit) / (Quantum * WeightOf(index, flow))) - 1);
+        }
+
+        if (rounds > 0)
+        {
+            foreach (var index in _active)
+            {
+                var flow = _flows[index]!;
+                flow.Deficit += rounds * Quantum * WeightOf(index, flow);
+            }
+        }
     }
 
     /// <inheritdoc />
@@ -159,13 +213,23 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     public void OnCompleted(in SubtaskCompletion completion)
     {
         var seconds = completion.ServiceTime.TotalSeconds;
+        if (!(seconds > 0))
+        {
+            // A sub-task refused at the head of the queue (its deadline could not be met) is reported as taking no
+            // time; it measured nothing. Averaged in, a tenant whose work expires en masse would look free and take
+            // every turn.
+            return;
+        }
+
         var flow = _flows[completion.Workflow.Index] ??= new FlowState();
         flow.ServiceTime.Update(seconds);
-        _measuredTotal += seconds;
-        _measuredCount++;
+        if (_options.CostSource == SubtaskCostSource.MeasuredServiceTime)
+        {
+            _averageCost.Update(seconds);
+        }
     }
 
-    private double Quantum => _options.Quantum ?? Math.Max(_largestCost, double.Epsilon);
+    private double Quantum => _options.Quantum ?? (_averageCost.HasValue ? Math.Max(_averageCost.Value, double.Epsilon) : UnknownCost);
 
     private double WeightOf(int index, FlowState flow)
     {
@@ -180,10 +244,11 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
             return ticket.Cost;
         }
 
-        // The local model's estimate: this workflow's average service time here, else the resource's average.
+        // The local model's estimate: this workflow's average service time here, else the resource's recent average,
+        // else (nothing measured yet) the same for everyone.
         return flow.ServiceTime.HasValue ? flow.ServiceTime.Value
-            : _measuredCount > 0 ? _measuredTotal / _measuredCount
-            : 1;
+            : _averageCost.HasValue ? _averageCost.Value
+            : UnknownCost;
     }
 
     private void RemoveActive(int index)

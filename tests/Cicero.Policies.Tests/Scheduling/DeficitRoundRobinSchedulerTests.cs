@@ -107,6 +107,32 @@ public class DeficitRoundRobinSchedulerTests : SubtaskSchedulerConformanceTests
     }
 
     [Fact]
+    public void TryDequeue_RefusedSubtasks_AreNoMeasurement()
+    {
+        // Both took 2 ms; then 50 of a's sub-tasks were refused at the head (reported as taking no time). Averaged in,
+        // a would look nearly free and take every turn; it still costs 2 ms, so the two alternate.
+        var scheduler = DeficitRoundRobinScheduler.CreateFactory().Create(new SubtaskSchedulerContext("disk", 1, TimeSpan.TicksPerSecond, Registry));
+        var a = Registry.Resolve("a");
+        var b = Registry.Resolve("b");
+        scheduler.OnCompleted(new SubtaskCompletion(a, Context("a"), 1, 0, TimeSpan.FromMilliseconds(2)));
+        scheduler.OnCompleted(new SubtaskCompletion(b, Context("b"), 1, 0, TimeSpan.FromMilliseconds(2)));
+        for (var i = 0; i < 50; i++)
+        {
+            scheduler.OnCompleted(new SubtaskCompletion(a, Context("a"), 1, 0, TimeSpan.Zero));
+        }
+
+        for (var i = 0; i < 10; i++)
+        {
+            scheduler.Enqueue(Ticket(Context("a")));
+            scheduler.Enqueue(Ticket(Context("b")));
+        }
+
+        var served = Serve(scheduler, 10);
+        Assert.Equal(5, served["a"]);
+        Assert.Equal(5, served["b"]);
+    }
+
+    [Fact]
     public void TryDequeue_LoneFlowWithTinyWeight_GetsItsCreditAtOnce()
     {
         var scheduler = Create(("slow", 1e-9));
@@ -114,6 +140,21 @@ public class DeficitRoundRobinSchedulerTests : SubtaskSchedulerConformanceTests
 
         Assert.True(scheduler.TryDequeue(0, out var ticket));
         Assert.Equal("slow", ticket.Workflow.Id.Value);
+    }
+
+    [Fact]
+    public void TryDequeue_SeveralFlowsWithTinyWeights_GetTheirRoundsAtOnce_InWeightOrder()
+    {
+        // A billion rounds of credit before either head is covered: skipped at once, and the flow with twice the
+        // weight is covered first, as the rounds one by one would have it.
+        var scheduler = Create(("slow", 1e-9), ("less-slow", 2e-9));
+        scheduler.Enqueue(Ticket(Context("slow"), cost: 1));
+        scheduler.Enqueue(Ticket(Context("less-slow"), cost: 1));
+
+        Assert.True(scheduler.TryDequeue(0, out var first));
+        Assert.True(scheduler.TryDequeue(0, out var second));
+        Assert.Equal("less-slow", first.Workflow.Id.Value);
+        Assert.Equal("slow", second.Workflow.Id.Value);
     }
 
     [Fact]
