@@ -13,8 +13,9 @@ namespace Cicero.Policies.ReplicaSelection;
 /// <remarks>
 /// <para>
 /// Score Ψ = R · max(1, L / L̄)^b, with R = (R − S) + S from EWMAs of the wait outside the server's handler and of
-/// the service time, L = 1 + max(os·n, q̄) the load (the paper adds the two; see <see cref="LoadOf"/>), and L̄ = Σ L² / Σ L the load a request meets
-/// on average on the group's other live replicas. The paper's S · q̂^b charges every request in flight as if each replica
+/// the service time, L = 1 + max(os·n, q̄) the load (the paper adds the two, which counts a client's own calls twice
+/// when the server reports its calls in flight), and L̄ = Σ L² / Σ L the load a request meets on average on the
+/// group's other live replicas. The paper's S · q̂^b charges every request in flight as if each replica
 /// served one at a time; a server without a queue (unlimited concurrency) answers in S whatever its load, so the
 /// paper's rule sent calls to the slow replica whenever the fast ones had a few in flight (issue 35: 5-11% of calls,
 /// p999 at the slow replica's latency). Here latency decides, and the cubic load term only brakes herding: it is 1 for
