@@ -50,7 +50,8 @@ if (args is ["balancer-outcome", ..])
         OptionValue(args, "--calls") ?? 20_000,
         OptionValue(args, "--warmup") ?? 2_000,
         StringOption(args, "--interceptor") != "off",
-        args.Contains("--json"));
+        args.Contains("--json"),
+        OptionValue(args, "--rate") ?? 0);
     return;
 }
 

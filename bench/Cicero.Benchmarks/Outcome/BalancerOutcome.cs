@@ -14,8 +14,8 @@ internal sealed record OutcomeRun(string Configuration, string Variant, int Repe
 /// <summary>
 /// <c>balancer-outcome</c>: replica selection measured live. N Grpc.AspNetCore servers on 127.0.0.1 (Cicero's server
 /// interceptor on each), one fresh client process per variant over the same servers, variants alternated over
-/// repetitions; p50/p99/p999, throughput, share per replica, errors and stuck calls, ratios to round_robin with 95%
-/// confidence intervals over repetitions. Configurations A-D are issue 35's, F the fan-out storefront, S the C3 paper's
+/// repetitions, closed loop or (with a rate) open loop; p50/p99/p999, throughput, share per replica, errors and stuck
+/// calls, ratios to round_robin with 95% confidence intervals over repetitions. Configurations A-D are issue 35's, F the fan-out storefront, S the C3 paper's
 /// slowdown (one replica 10x slower for 10 s mid-run).
 /// </summary>
 internal static class BalancerOutcome
@@ -26,7 +26,7 @@ internal static class BalancerOutcome
         new("B", "5, 5, 50 ms, unlimited concurrency", () => [new(0, 5), new(1, 5), new(2, 50)]),
         new("C", "1, 1, 1 ms, the third 50 ms on 20% of calls", () => [new(0, 1), new(1, 1), new(2, 1, 0.2, 50)]),
         new("D", "5, 5, 50 ms, 4 slots per server", () => [new(0, 5, Slots: 4), new(1, 5, Slots: 4), new(2, 50, Slots: 4)]),
-        new("F", "fan-out storefront: 1 caller, 3 parallel calls per page, 1, 1, 10 ms", () => [new(0, 1), new(1, 1), new(2, 10)], Callers: 1, FanOut: 3),
+        new("F", "fan-out storefront: 1 caller, 3 calls per page in a ParallelCalls scope, 1, 1, 10 ms", () => [new(0, 1), new(1, 1), new(2, 10)], Callers: 1, FanOut: 3),
         new("S", "slowdown: 2, 2, 2 ms, the third 10x slower from 6 s to 16 s", () => [new(0, 2), new(1, 2), new(2, 2)], Slowdown: true),
     ];
 
@@ -34,7 +34,7 @@ internal static class BalancerOutcome
     private const int SlowEndMs = 16_000;
     private const int SlowdownRunMs = 22_000;
 
-    public static async Task RunAsync(string[] configurations, string[] variants, int repetitions, int calls, int warmup, bool interceptor, bool json)
+    public static async Task RunAsync(string[] configurations, string[] variants, int repetitions, int calls, int warmup, bool interceptor, bool json, int rate = 0)
     {
         var runs = new List<OutcomeRun>();
         foreach (var configuration in Configurations.Where(c => configurations.Contains(c.Name, StringComparer.OrdinalIgnoreCase)))
@@ -58,7 +58,7 @@ internal static class BalancerOutcome
                     foreach (var variant in order)
                     {
                         var pageCalls = configuration.FanOut > 1 ? calls / 5 : calls;
-                        var plan = new OutcomeClientPlan([.. addresses], variant, interceptor, configuration.Callers, pageCalls, warmup / configuration.FanOut, configuration.FanOut, configuration.Slowdown ? SlowdownRunMs : 0);
+                        var plan = new OutcomeClientPlan([.. addresses], variant, interceptor, configuration.Callers, pageCalls, warmup / configuration.FanOut, configuration.FanOut, configuration.Slowdown ? SlowdownRunMs : 0, rate);
                         var run = configuration.Slowdown ? await SlowdownAsync(configuration, replicas[^1], plan, variant, rep) : new OutcomeRun(configuration.Name, variant, rep, await OutcomeClient.SpawnAsync(plan));
                         runs.Add(run);
                         Console.Error.WriteLine(Line(run));
@@ -77,11 +77,11 @@ internal static class BalancerOutcome
         var load = File.Exists("/proc/loadavg") ? (await File.ReadAllTextAsync("/proc/loadavg")).Trim() : "n/a";
         if (json)
         {
-            Console.WriteLine(JsonSerializer.Serialize(new { load, interceptor, calls, warmup, repetitions, runs = runs.Select(r => new { r.Configuration, r.Variant, r.Repetition, r.Result.P50Ms, r.Result.P99Ms, r.Result.P999Ms, r.Result.CallsPerSecond, r.Result.PerReplica, r.Result.Errors, r.Result.Stuck, r.MovedAwayMs, r.CameBackMs }) }));
+            Console.WriteLine(JsonSerializer.Serialize(new { load, interceptor, rate, calls, warmup, repetitions, runs = runs.Select(r => new { r.Configuration, r.Variant, r.Repetition, r.Result.P50Ms, r.Result.P99Ms, r.Result.P999Ms, r.Result.CallsPerSecond, r.Result.PerReplica, r.Result.Errors, r.Result.Stuck, r.MovedAwayMs, r.CameBackMs }) }));
             return;
         }
 
-        Console.WriteLine($"load average at the end: {load}; interceptor: {interceptor}; {calls} calls after {warmup} warm-up, {repetitions} repetitions");
+        Console.WriteLine($"load average at the end: {load}; interceptor: {interceptor}; {(rate > 0 ? $"open loop, {rate} pages/s" : "closed loop")}; {calls} calls after {warmup} warm-up, {repetitions} repetitions");
         OutcomeSummary.Print(runs, variants);
     }
 

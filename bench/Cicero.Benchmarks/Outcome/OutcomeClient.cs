@@ -4,9 +4,11 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Cicero.Benchmarks.Protocol;
+using Cicero.Grpc.Context;
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Hosting;
 using Cicero.Runtime;
+using Cicero.Workflows;
 using Grpc.Core;
 using Grpc.Core.Interceptors;
 using Grpc.Net.Client;
@@ -25,7 +27,8 @@ internal sealed record OutcomeClientPlan(
     int Calls,
     int Warmup,
     int FanOut,
-    int DurationMs);
+    int DurationMs,
+    int RatePerSecond = 0);
 
 /// <summary>What one client process measured.</summary>
 internal sealed record OutcomeClientResult(
@@ -42,7 +45,9 @@ internal sealed record OutcomeClientResult(
 /// <summary>
 /// The client side of <c>balancer-outcome</c>, run as its own process per variant: one <see cref="GrpcChannel"/> over
 /// the replicas with the named policy (grpc-dotnet's <c>round_robin</c> or a Cicero policy registered by
-/// <c>AddCiceroLoadBalancing</c>), optionally behind <see cref="CiceroClientInterceptor"/>, and closed-loop callers.
+/// <c>AddCiceroLoadBalancing</c>), optionally behind <see cref="CiceroClientInterceptor"/>, and closed-loop callers or
+/// open-loop arrivals. A fan-out page is one Cicero request whose calls run in a <see cref="ParallelCalls"/> scope, as a
+/// storefront's handler would make them.
 /// </summary>
 internal static class OutcomeClient
 {
@@ -67,13 +72,14 @@ internal static class OutcomeClient
         using var runtime = new CiceroRuntime();
         var invoker = plan.Interceptor ? channel.Intercept(new CiceroClientInterceptor(runtime, "catalog", "outcome-client")) : channel.CreateCallInvoker();
         var client = new Echo.EchoClient(invoker);
-        var run = new Run(plan, client, plan.Addresses.Length);
+        var run = new Run(plan, client, plan.Addresses.Length, runtime);
         await run.ExecuteAsync();
         Console.WriteLine(JsonSerializer.Serialize(run.Result()));
     }
 
-    private sealed class Run(OutcomeClientPlan plan, Echo.EchoClient client, int replicas)
+    private sealed class Run(OutcomeClientPlan plan, Echo.EchoClient client, int replicas, CiceroRuntime runtime)
     {
+        private static readonly WorkflowId Page = new("page");
         private readonly List<double>[] _latencies = [.. Enumerable.Range(0, plan.Callers).Select(_ => new List<double>())];
         private readonly long[] _perReplica = new long[replicas];
         private readonly List<int[]> _timeline = [];
@@ -91,7 +97,9 @@ internal static class OutcomeClient
             _start = Stopwatch.GetTimestamp();
             _startUnixMs = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
             _measuredStart = plan.DurationMs > 0 ? _start : 0;
-            await Task.WhenAll(Enumerable.Range(0, plan.Callers).Select(c => Task.Run(() => CallerAsync(c))));
+            await (plan.RatePerSecond > 0
+                ? Task.Run(OpenLoopAsync)
+                : Task.WhenAll(Enumerable.Range(0, plan.Callers).Select(c => Task.Run(() => CallerAsync(c)))));
             _measuredEnd = Stopwatch.GetTimestamp();
         }
 
@@ -105,50 +113,103 @@ internal static class OutcomeClient
 
         private async Task CallerAsync(int caller)
         {
-            var pending = new Task<int>[plan.FanOut];
             while (true)
             {
                 var n = Interlocked.Increment(ref _issued);
-                var timed = plan.DurationMs > 0;
-                if (timed ? Stopwatch.GetElapsedTime(_start).TotalMilliseconds >= plan.DurationMs : n > plan.Warmup + plan.Calls)
+                if (Done(n))
                 {
                     return;
                 }
 
-                if (!timed && n == plan.Warmup + 1)
-                {
-                    Interlocked.CompareExchange(ref _measuredStart, Stopwatch.GetTimestamp(), 0);
-                }
+                await PageAsync(n, caller, Stopwatch.GetTimestamp()).ConfigureAwait(false);
+            }
+        }
 
-                var begin = Stopwatch.GetTimestamp();
-                for (var i = 0; i < plan.FanOut; i++)
+        /// <summary>
+        /// Open loop: pages arrive at exponentially spaced times at the planned rate whatever the answers, and each
+        /// page's latency counts from its planned arrival, so a stalled client does not hide its own queue.
+        /// </summary>
+        private async Task OpenLoopAsync()
+        {
+            var random = new Random(35);
+            var ticksPerArrival = Stopwatch.Frequency / (double)plan.RatePerSecond;
+            var next = (double)_start;
+            var pages = new List<Task>();
+            while (true)
+            {
+                while (Stopwatch.GetTimestamp() >= next)
                 {
-                    pending[i] = CallAsync();
-                }
-
-                var ok = true;
-                foreach (var call in pending)
-                {
-                    var replica = await call.ConfigureAwait(false);
-                    if (replica < 0)
+                    var n = Interlocked.Increment(ref _issued);
+                    if (Done(n))
                     {
-                        ok = false;
-                        continue;
+                        await Task.WhenAll(pages).ConfigureAwait(false);
+                        return;
                     }
 
-                    if (timed || n > plan.Warmup)
-                    {
-                        Interlocked.Increment(ref _perReplica[replica]);
-                        if (timed)
-                        {
-                            Record(replica);
-                        }
-                    }
+                    pages.Add(PageAsync(n, n % plan.Callers, (long)next));
+                    next += -Math.Log(1 - random.NextDouble()) * ticksPerArrival;
                 }
 
-                if (ok && (timed || n > plan.Warmup))
+                await Task.Delay(1).ConfigureAwait(false);
+            }
+        }
+
+        private bool Done(int n) => plan.DurationMs > 0 ? Stopwatch.GetElapsedTime(_start).TotalMilliseconds >= plan.DurationMs : n > plan.Warmup + plan.Calls;
+
+        private async Task PageAsync(int n, int caller, long begin)
+        {
+            var timed = plan.DurationMs > 0;
+            if (!timed && n == plan.Warmup + 1)
+            {
+                Interlocked.CompareExchange(ref _measuredStart, Stopwatch.GetTimestamp(), 0);
+            }
+
+            var pending = new Task<int>[plan.FanOut];
+            if (plan.FanOut > 1)
+            {
+                // A page is one request of the storefront: its calls join as one parallel fan-out.
+                CiceroRuntime.SetRequestMetadata(runtime.StartRequest(Page, Deadline));
+                using (ParallelCalls.Begin())
                 {
-                    _latencies[caller].Add(Stopwatch.GetElapsedTime(begin).TotalMilliseconds);
+                    for (var i = 0; i < plan.FanOut; i++)
+                    {
+                        pending[i] = CallAsync();
+                    }
+
+                    await Task.WhenAll(pending).ConfigureAwait(false);
+                }
+            }
+            else
+            {
+                pending[0] = CallAsync();
+            }
+
+            var ok = true;
+            foreach (var call in pending)
+            {
+                var replica = await call.ConfigureAwait(false);
+                if (replica < 0)
+                {
+                    ok = false;
+                    continue;
+                }
+
+                if (timed || n > plan.Warmup)
+                {
+                    Interlocked.Increment(ref _perReplica[replica]);
+                    if (timed)
+                    {
+                        Record(replica);
+                    }
+                }
+            }
+
+            if (ok && (timed || n > plan.Warmup))
+            {
+                var list = _latencies[caller];
+                lock (list)
+                {
+                    list.Add(Stopwatch.GetElapsedTime(begin).TotalMilliseconds);
                 }
             }
         }

@@ -13,8 +13,9 @@ namespace Cicero.Policies.ReplicaSelection;
 /// <remarks>
 /// <para>
 /// Score Ψ = R · max(1, L / L̄)^b, with R = (R − S) + S from EWMAs of the wait outside the server's handler and of
-/// the service time, L = 1 + os·n + q̄ the load the paper's q̂ measures, and L̄ = Σ L² / Σ L the load a request meets
-/// on average on the group's other live replicas. The paper's S · q̂^b charges every request in flight as if each replica
+/// the service time, L = 1 + max(os·n, q̄) the load (the paper adds the two, which counts a client's own calls twice
+/// when the server reports its calls in flight), and L̄ = Σ L² / Σ L the load a request meets on average on the
+/// group's other live replicas. The paper's S · q̂^b charges every request in flight as if each replica
 /// served one at a time; a server without a queue (unlimited concurrency) answers in S whatever its load, so the
 /// paper's rule sent calls to the slow replica whenever the fast ones had a few in flight (issue 35: 5-11% of calls,
 /// p999 at the slow replica's latency). Here latency decides, and the cubic load term only brakes herding: it is 1 for
@@ -173,9 +174,14 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
         average.Update(value);
     }
 
-    /// <summary>The load C3's q̂ measures: 1 + os·n + q̄ (q̄ is 0 before any server feedback).</summary>
+    /// <summary>
+    /// The replica's load: 1 + max(os·n, q̄) (q̄ is 0 before any server feedback). The paper adds the two, but both count
+    /// the same calls when the server reports its calls in flight (as Cicero's server does, this client's own among
+    /// them): the sum charged a busy replica twice, and as q̄ followed the last answer's snapshot (0.7 one answer, 6.9
+    /// the next, issue 35) the cubic term swung a fast replica's score tenfold and spilled calls to the slow one.
+    /// </summary>
     private double LoadOf(ReplicaState replica) =>
-        1 + (replica.Outstanding * _options.ClientCount) + (replica.SelectorState is Stats stats ? stats.QueueSize.Value : 0);
+        1 + Math.Max(replica.Outstanding * _options.ClientCount, replica.SelectorState is Stats stats ? stats.QueueSize.Value : 0);
 
     private Stats StatsOf(ReplicaState replica, long now)
     {

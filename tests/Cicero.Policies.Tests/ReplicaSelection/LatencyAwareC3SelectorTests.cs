@@ -48,6 +48,29 @@ public class LatencyAwareC3SelectorTests
     }
 
     [Fact]
+    public void A_servers_count_of_calls_in_flight_does_not_charge_the_clients_own_calls_twice()
+    {
+        // Two equal replicas with 8 calls each in flight; a's last answer reported 7 others in flight (this client's
+        // own), b's a moment when none were. Counted once, the loads are equal and the first replica is taken; added
+        // to the outstanding count as the paper does, a looked twice as loaded and its cubic term 7x worse.
+        var selector = new LatencyAwareC3Selector(new C3Options(), Frequency);
+        ReplicaState[] group = [new("a"), new("b")];
+        group[0].Outstanding = 7;
+        selector.OnFeedback(group[0], Feedback(1, 1, queue: 7), 0);
+        selector.OnFeedback(group[1], Feedback(1, 1, queue: 0), 0);
+        group[0].Outstanding = 8;
+        group[1].Outstanding = 8;
+
+        Assert.Equal(ReplicaChoice.Replica(0), selector.Choose(group, 0));
+        Assert.Equal(selector.Score(group[0], 9, 0), selector.Score(group[1], 9, 0), 9);
+
+        // Other clients' calls, which the server sees and this client does not, still count.
+        group[1].Outstanding = 2;
+        selector.OnFeedback(group[1], Feedback(1, 1, queue: 30), 0);
+        Assert.Equal(ReplicaChoice.Replica(0), selector.Choose(group, 0));
+    }
+
+    [Fact]
     public void Herding_onto_one_of_two_equal_replicas_is_braked_by_the_load_term()
     {
         var selector = new LatencyAwareC3Selector(new C3Options(), Frequency);
