@@ -142,7 +142,7 @@ public sealed class CiceroLoggingTests
                 s.AddSingleton<TimeProvider>(clock);
                 s.AddSingleton<ILoggerProvider>(logs);
             });
-        host.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(0.001, 1, 0));
+        host.Services.GetRequiredService<CiceroRuntime>().Admission.Configure(Tenant, new RateLimiterProperties(0.001, 1, 0));
         using var channel = host.CreateChannel();
         var client = TestHost.Client(channel);
 
