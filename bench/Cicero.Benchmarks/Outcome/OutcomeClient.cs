@@ -5,7 +5,6 @@ using System.Globalization;
 using System.Text.Json;
 using Cicero.Benchmarks.Protocol;
 using Cicero.Grpc.Client;
-using Cicero.Grpc.Hosting;
 using Cicero.Runtime;
 using Grpc.Core;
 using Grpc.Core.Interceptors;

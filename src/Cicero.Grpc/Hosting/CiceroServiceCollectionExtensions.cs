@@ -2,6 +2,7 @@
 
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
+using Cicero.Grpc.Hosting;
 using Cicero.Grpc.LoadBalancing;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Server;
@@ -11,12 +12,11 @@ using Grpc.AspNetCore.Server;
 using Grpc.Net.Client;
 using Grpc.Net.Client.Balancer;
 using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
-namespace Cicero.Grpc.Hosting;
+namespace Microsoft.Extensions.DependencyInjection;
 
 /// <summary>Registers Cicero in an ASP.NET Core gRPC service.</summary>
 public static class CiceroServiceCollectionExtensions
@@ -79,7 +79,7 @@ public static class CiceroServiceCollectionExtensions
             sp.GetService<TimeProvider>()));
         services.TryAddSingleton(CreateRuntime);
         services.TryAddSingleton<RateExchangeService>();
-        services.TryAddSingleton(_ => new Telemetry.WorkflowTagLimiter());
+        services.TryAddSingleton(_ => new Cicero.Grpc.Telemetry.WorkflowTagLimiter());
 
         // A second AddCicero (a library and the app both calling it) configures the same options; it must not put
         // the interceptor into the pipeline twice, which would admit and count every call twice.

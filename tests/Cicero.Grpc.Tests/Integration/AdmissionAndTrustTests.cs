@@ -9,7 +9,6 @@ using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Grpc.Tests.Protos;
 using Cicero.Runtime;
 using Grpc.Core;
-using Cicero.Grpc.Hosting;
 using Grpc.Core.Interceptors;
 using Microsoft.Extensions.DependencyInjection;
 

@@ -2,7 +2,6 @@
 
 using Cicero.Admission;
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Logging;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Tests.Infrastructure;
