@@ -75,32 +75,6 @@ public sealed class CiceroRuntime : IDisposable
         Codec = new RequestContextCodec(TimeProvider, Registry);
     }
 
-    /// <summary>
-    /// Creates the runtime of one process with its policies built by factories, so that policies which track workflows
-    /// share the runtime's own registry (e.g. policies chosen by name from a catalog).
-    /// </summary>
-    /// <param name="options">Options; defaults when <see langword="null"/>.</param>
-    /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
-    /// <param name="rateLimitPolicy">Builds the local rate-limit policy; pass-through when <see langword="null"/>.</param>
-    /// <param name="dropPolicy">Builds the drop policy; deadline feasibility when <see langword="null"/>.</param>
-    /// <param name="rateSource">The transport to downstream instances, for the rate adaptation loop.</param>
-    /// <returns>The runtime.</returns>
-    /// <remarks>A shorthand for <see cref="CiceroRuntimeBuilder"/> without resources.</remarks>
-    public static CiceroRuntime Create(
-        CiceroOptions? options,
-        TimeProvider? timeProvider,
-        RateLimitPolicyFactory? rateLimitPolicy,
-        DropPolicyFactory? dropPolicy,
-        IDownstreamRateSource? rateSource = null) =>
-        new CiceroRuntimeBuilder
-        {
-            Options = options ?? new CiceroOptions(),
-            TimeProvider = timeProvider ?? TimeProvider.System,
-            RateLimitPolicy = rateLimitPolicy is null ? null : rateLimitPolicy.Create,
-            DropPolicy = dropPolicy is null ? null : dropPolicy.Create,
-            RateSource = rateSource,
-        }.Build();
-
     /// <summary>Gets the options.</summary>
     public CiceroOptions Options { get; }
 
