@@ -5,7 +5,6 @@ using BenchmarkDotNet.Configs;
 using Cicero.Benchmarks.Protocol;
 using Cicero.Context;
 using Cicero.Grpc.Client;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.LoadBalancing;
 using Cicero.Policies.ReplicaSelection;
 using Cicero.Runtime;

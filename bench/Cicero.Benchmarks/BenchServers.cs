@@ -2,7 +2,6 @@
 
 using System.Net;
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Hosting;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Hosting.Server;

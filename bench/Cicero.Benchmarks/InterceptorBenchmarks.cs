@@ -9,13 +9,13 @@ using Cicero.Grpc.Classification;
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Server;
 using Cicero.Runtime;
 using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Core.Interceptors;
 using Microsoft.AspNetCore.Http;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Cicero.Benchmarks;
 

@@ -2,13 +2,13 @@
 
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Runtime;
 using Cicero.SampleService.Protos;
 using Grpc.Core;
 using Grpc.Core.Interceptors;
 using Grpc.Net.Client;
 using Grpc.Net.Client.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Cicero.SampleService;
 

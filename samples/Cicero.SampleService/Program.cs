@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange;
 using Cicero.Policies.RateLimiting;
 using Cicero.SampleService;
 using Cicero.SampleService.Services;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 // The command line (catalog, storefront, call, self-test) is in SampleCommands.cs; the catalog's start-up is below.

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Grpc.Hosting;
 using Cicero.SampleService.Protos;
 using Grpc.Core;
 using Grpc.Net.Client;
 using Grpc.Net.Client.Balancer;
 using Grpc.Net.Client.Configuration;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Cicero.SampleService;
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Hosting;
 using Cicero.SampleService.Protos;
 using Cicero.SampleService.Services;
+using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Diagnostics.HealthChecks;
 
 namespace Cicero.SampleService;

@@ -6,7 +6,6 @@ using System.Text.Json;
 using Cicero.Benchmarks.Protocol;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Client;
-using Cicero.Grpc.Hosting;
 using Cicero.Runtime;
 using Cicero.Workflows;
 using Grpc.Core;

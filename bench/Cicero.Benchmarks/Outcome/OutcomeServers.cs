@@ -3,7 +3,6 @@
 using System.Net;
 using Cicero.Benchmarks.Protocol;
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Hosting;
 using Google.Protobuf;
 using Grpc.Core;
 using Grpc.Core.Interceptors;

@@ -31,7 +31,7 @@ public sealed class CatalogService(CiceroRuntime runtime) : Catalog.CatalogBase
         if (!connection.IsAcquired)
         {
             // The wait queue is full: answer RESOURCE_EXHAUSTED with the reason in the cicero-drop-reason trailer.
-            CiceroRuntime.DropRequest(connection.RejectionReason, "the database queue is full");
+            throw new RequestDroppedException(connection.RejectionReason, "the database queue is full");
         }
 
         await Task.Delay(QueryTime, runtime.TimeProvider, context.CancellationToken); // the query

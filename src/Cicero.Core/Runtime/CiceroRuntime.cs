@@ -12,7 +12,10 @@ namespace Cicero.Runtime;
 
 /// <summary>
 /// Cicero in one process: the workflow registry, local model, admission controller, resources and rate adaptation,
-/// wired together, with the policy developers' API of dissertation Table 5.1.
+/// wired together. The policy developers' API of dissertation Table 5.1 is spread over its parts (docs/table-5-1.md
+/// maps each name): <see cref="Admission"/> for rate limiters, <see cref="RateAdaptation"/> for remote rates,
+/// <see cref="Model"/> for arrival rates, <see cref="GetResource"/> for utilization and sub-task costs,
+/// <see cref="CiceroContext.Current"/> for request metadata, and <see cref="RequestDroppedException"/> to drop.
 /// </summary>
 /// <remarks>
 /// Thread-safe. Time comes only from the injected <see cref="TimeProvider"/>, so a <see cref="Time.VirtualTimeProvider"/>
@@ -71,32 +74,6 @@ public sealed class CiceroRuntime : IDisposable
         RateAdaptation = new RateAdaptationController(Options.RateAdaptation, Model, policy, builder.RateSource, Admission, TimeProvider);
         Codec = new RequestContextCodec(TimeProvider, Registry);
     }
-
-    /// <summary>
-    /// Creates the runtime of one process with its policies built by factories, so that policies which track workflows
-    /// share the runtime's own registry (e.g. policies chosen by name from a catalog).
-    /// </summary>
-    /// <param name="options">Options; defaults when <see langword="null"/>.</param>
-    /// <param name="timeProvider">The clock; the system clock when <see langword="null"/>.</param>
-    /// <param name="rateLimitPolicy">Builds the local rate-limit policy; pass-through when <see langword="null"/>.</param>
-    /// <param name="dropPolicy">Builds the drop policy; deadline feasibility when <see langword="null"/>.</param>
-    /// <param name="rateSource">The transport to downstream instances, for the rate adaptation loop.</param>
-    /// <returns>The runtime.</returns>
-    /// <remarks>A shorthand for <see cref="CiceroRuntimeBuilder"/> without resources.</remarks>
-    public static CiceroRuntime Create(
-        CiceroOptions? options,
-        TimeProvider? timeProvider,
-        RateLimitPolicyFactory? rateLimitPolicy,
-        DropPolicyFactory? dropPolicy,
-        IDownstreamRateSource? rateSource = null) =>
-        new CiceroRuntimeBuilder
-        {
-            Options = options ?? new CiceroOptions(),
-            TimeProvider = timeProvider ?? TimeProvider.System,
-            RateLimitPolicy = rateLimitPolicy is null ? null : rateLimitPolicy.Create,
-            DropPolicy = dropPolicy is null ? null : dropPolicy.Create,
-            RateSource = rateSource,
-        }.Build();
 
     /// <summary>Gets the options.</summary>
     public CiceroOptions Options { get; }
@@ -188,90 +165,10 @@ public sealed class CiceroRuntime : IDisposable
         model.RecordFailed();
     }
 
-    /// <summary>Creates a workflow's rate limiter with the given properties (Table 5.1's CreateRateLimiter).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <param name="properties">Rate, burst and queue bound.</param>
-    public void CreateRateLimiter(WorkflowId workflow, RateLimiterProperties properties) => Admission.Configure(workflow, properties);
-
-    /// <summary>Gets a workflow's rate limiter properties (Table 5.1's GetRateLimiterProperty).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <returns>Rate, burst and queue bound.</returns>
-    public RateLimiterProperties GetRateLimiterProperties(WorkflowId workflow) => Admission.GetProperties(workflow);
-
-    /// <summary>Sets a workflow's rate limiter properties (Table 5.1's SetRateLimiterProperty).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <param name="properties">Rate, burst and queue bound.</param>
-    public void SetRateLimiterProperties(WorkflowId workflow, RateLimiterProperties properties) => Admission.Configure(workflow, properties);
-
-    /// <summary>Gets the last rate a downstream instance announced for a workflow (Table 5.1's GetAdmissionRatesFromRemote).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <param name="instance">The downstream instance.</param>
-    /// <returns>The rate, or <see langword="null"/> if that instance never answered for the workflow.</returns>
-    public double? GetAdmissionRateFromRemote(WorkflowId workflow, DownstreamInstance instance) => RateAdaptation.GetRemoteRate(instance, workflow);
-
-    /// <summary>Gets a workflow's utilization of a resource: its load over the capacity (Table 5.1's GetResourceUtilization).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <param name="resource">The resource's name.</param>
-    /// <returns>The utilization.</returns>
-    /// <exception cref="KeyNotFoundException">No resource has that name.</exception>
-    public double GetResourceUtilization(WorkflowId workflow, string resource) =>
-        GetResource(resource).GetUtilization(Registry.Resolve(workflow));
-
-    /// <summary>Gets a workflow's smoothed arrival rate (Table 5.1's GetWorkflowArrivalRate).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <returns>Requests per second.</returns>
-    public double GetWorkflowArrivalRate(WorkflowId workflow) => Model.Get(workflow).ArrivalRate;
-
-    /// <summary>Gets the average service time of a workflow's sub-tasks of a type at a resource (Table 5.1's GetSubtaskCost).</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <param name="resource">The resource's name.</param>
-    /// <param name="subtaskType">The sub-task type, or 0 for all.</param>
-    /// <returns>The average, or <see langword="null"/> before any completed.</returns>
-    public TimeSpan? GetSubtaskCost(WorkflowId workflow, string resource, int subtaskType = 0) =>
-        GetResource(resource).GetServiceTime(Registry.Resolve(workflow), subtaskType);
-
-    /// <summary>Gets the current request's metadata (Table 5.1's GetRequestMetadata).</summary>
-    /// <returns>The ambient context, or <see langword="null"/>.</returns>
-    public static RequestContext? GetRequestMetadata() => CiceroContext.Current;
-
-    /// <summary>Sets the current request's metadata (Table 5.1's SetRequestMetadata).</summary>
-    /// <param name="context">The context to make ambient.</param>
-    public static void SetRequestMetadata(RequestContext? context) => CiceroContext.Current = context;
-
-    /// <summary>Drops the current request or sub-task (Table 5.1's DropRequest/Subtask): control returns to user code.</summary>
-    /// <param name="reason">Why.</param>
-    /// <param name="detail">More detail for the caller.</param>
-    /// <exception cref="RequestDroppedException">Always.</exception>
-    public static void DropRequest(DropReason reason, string? detail = null) => throw new RequestDroppedException(reason, detail);
-
     /// <summary>
-    /// Creates a resource, or reconfigures an existing one of that name (Table 5.1's ConfigureResourceSemaphore).
+    /// Adds a resource: a semaphore with a capacity and a queue bound whose waiters <paramref name="scheduler"/> orders
+    /// (Table 5.1's ConfigureResourceSemaphore; change its thresholds later with <see cref="ResourceSemaphore.Configure"/>).
     /// </summary>
-    /// <param name="name">The resource's name.</param>
-    /// <param name="capacity">Permits.</param>
-    /// <param name="maxQueueLength">The bound on waiting sub-tasks.</param>
-    /// <param name="scheduler">The scheduler for a new resource; FIFO when <see langword="null"/>. Ignored when reconfiguring.</param>
-    /// <returns>The resource.</returns>
-    public ResourceSemaphore ConfigureResourceSemaphore(string name, int capacity, int maxQueueLength, ISubtaskScheduler? scheduler = null)
-    {
-        ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        lock (_resourceLock)
-        {
-            if (_resources.TryGetValue(name, out var existing))
-            {
-                existing.Configure(capacity, maxQueueLength);
-                return existing;
-            }
-
-            var options = new ResourceSemaphoreOptions { Name = name, Capacity = capacity, MaxQueueLength = maxQueueLength };
-            var resource = new ResourceSemaphore(options, Registry, scheduler, TimeProvider, Options.Model);
-            Model.AddResource(resource);
-            _resources[name] = resource;
-            return resource;
-        }
-    }
-
-    /// <summary>Adds a resource built by the caller (for options beyond capacity and queue bound).</summary>
     /// <param name="options">The resource's options.</param>
     /// <param name="scheduler">Its scheduler; FIFO when <see langword="null"/>.</param>
     /// <returns>The resource.</returns>

@@ -7,7 +7,6 @@ using Cicero.Emulator.Simulation.Topology;
 using Cicero.Emulator.Workloads;
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange;
 using Cicero.Resources;
 using Cicero.Runtime;

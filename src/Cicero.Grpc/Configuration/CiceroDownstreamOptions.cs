@@ -18,4 +18,16 @@ public sealed class CiceroDownstreamOptions
 
     /// <summary>Gets or sets a value indicating whether this process pulls the service's admission rates.</summary>
     public bool ExchangeRates { get; set; } = true;
+
+    /// <summary>Copies these options and their address list, for the snapshot Cicero runs on.</summary>
+    internal CiceroDownstreamOptions Copy()
+    {
+        var copy = new CiceroDownstreamOptions { Name = Name, LoadBalancingPolicy = LoadBalancingPolicy, ExchangeRates = ExchangeRates };
+        foreach (var address in Addresses)
+        {
+            copy.Addresses.Add(address);
+        }
+
+        return copy;
+    }
 }

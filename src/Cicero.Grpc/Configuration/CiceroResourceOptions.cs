@@ -26,4 +26,7 @@ public sealed class CiceroResourceOptions
     /// </summary>
     /// <value><see langword="false"/>.</value>
     public bool DropExpiredWaiters { get; set; }
+
+    /// <summary>Copies these options, for the snapshot Cicero runs on.</summary>
+    internal CiceroResourceOptions Copy() => (CiceroResourceOptions)MemberwiseClone();
 }

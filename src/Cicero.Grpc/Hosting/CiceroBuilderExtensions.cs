@@ -2,10 +2,10 @@
 
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Configuration;
+using Cicero.Grpc.Hosting;
 using Cicero.Policies.Registration;
-using Microsoft.Extensions.DependencyInjection;
 
-namespace Cicero.Grpc.Hosting;
+namespace Microsoft.Extensions.DependencyInjection;
 
 /// <summary>Fluent configuration of Cicero; every setting is validated at start-up.</summary>
 public static class CiceroBuilderExtensions

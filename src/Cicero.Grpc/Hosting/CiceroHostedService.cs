@@ -47,7 +47,6 @@ internal sealed class CiceroHostedService(
 
     private void Begin()
     {
-        runtime.Options.RateAdaptation.ProcessId = instance.Id;
         var exchanged = new List<string>();
         foreach (var downstream in options.Downstreams)
         {

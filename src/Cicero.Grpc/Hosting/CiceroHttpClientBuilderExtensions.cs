@@ -3,14 +3,14 @@
 using Cicero.Grpc.Client;
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
+using Cicero.Grpc.Hosting;
 using Cicero.Runtime;
 using Grpc.Core;
 using Grpc.Net.Client.Configuration;
 using Grpc.Net.ClientFactory;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;
 
-namespace Cicero.Grpc.Hosting;
+namespace Microsoft.Extensions.DependencyInjection;
 
 /// <summary>Adopts Cicero in clients registered with Grpc.Net.ClientFactory's <c>AddGrpcClient&lt;T&gt;()</c>.</summary>
 public static class CiceroHttpClientBuilderExtensions

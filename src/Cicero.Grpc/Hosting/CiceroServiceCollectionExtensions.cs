@@ -2,6 +2,7 @@
 
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
+using Cicero.Grpc.Hosting;
 using Cicero.Grpc.LoadBalancing;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Server;
@@ -11,12 +12,11 @@ using Grpc.AspNetCore.Server;
 using Grpc.Net.Client;
 using Grpc.Net.Client.Balancer;
 using Microsoft.Extensions.Configuration;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
-namespace Cicero.Grpc.Hosting;
+namespace Microsoft.Extensions.DependencyInjection;
 
 /// <summary>Registers Cicero in an ASP.NET Core gRPC service.</summary>
 public static class CiceroServiceCollectionExtensions
@@ -26,7 +26,8 @@ public static class CiceroServiceCollectionExtensions
     /// of <c>AddGrpc</c>, so every <c>MapGrpcService&lt;T&gt;()</c> endpoint gets context, admission and trailers; the
     /// Cicero load-balancing policies (<c>c3</c> and the other replica selectors) and the <c>cicero:///service</c>
     /// resolver for <c>GrpcChannel</c>s built from this container; the rate-exchange service (map it with
-    /// <c>MapCiceroRateExchange()</c>) and its control loop. Options are validated at start-up.
+    /// <c>MapCiceroRateExchange()</c>) and its control loop. Options are validated at start-up, and Cicero runs on a
+    /// snapshot of them taken then: later writes to <c>IOptions&lt;CiceroGrpcOptions&gt;.Value</c> change nothing.
     /// </summary>
     /// <param name="services">The services.</param>
     /// <param name="configure">Sets the options; <see cref="CiceroGrpcOptions.ServiceName"/> is required.</param>
@@ -70,7 +71,7 @@ public static class CiceroServiceCollectionExtensions
         services.AddOptions<CiceroGrpcOptions>().ValidateOnStart();
         services.TryAddSingleton(PolicyCatalog.Default);
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<CiceroGrpcOptions>, CiceroGrpcOptionsValidator>());
-        services.TryAddSingleton(sp => sp.GetRequiredService<IOptions<CiceroGrpcOptions>>().Value);
+        services.TryAddSingleton(Snapshot);
         services.TryAddSingleton(sp => new CiceroInstance(sp.GetRequiredService<CiceroGrpcOptions>(), sp));
         services.TryAddSingleton(sp => new GrpcDownstreamRateSource(
             sp.GetRequiredService<CiceroGrpcOptions>().RateExchange.SharedToken,
@@ -79,7 +80,7 @@ public static class CiceroServiceCollectionExtensions
             sp.GetService<TimeProvider>()));
         services.TryAddSingleton(CreateRuntime);
         services.TryAddSingleton<RateExchangeService>();
-        services.TryAddSingleton(_ => new Telemetry.WorkflowTagLimiter());
+        services.TryAddSingleton(_ => new Cicero.Grpc.Telemetry.WorkflowTagLimiter());
 
         // A second AddCicero (a library and the app both calling it) configures the same options; it must not put
         // the interceptor into the pipeline twice, which would admit and count every call twice.
@@ -128,6 +129,27 @@ public static class CiceroServiceCollectionExtensions
             null,
             sp.GetService<TimeProvider>()));
 
+    /// <summary>
+    /// The options Cicero runs on: built and validated once, by the options factory, into an object of their own, with
+    /// their resource and downstream entries copied. A later write to <c>IOptions&lt;CiceroGrpcOptions&gt;.Value</c>, or
+    /// to an entry object a configure delegate added and kept, reaches none of Cicero's parts, and none of them writes to it.
+    /// </summary>
+    private static CiceroGrpcOptions Snapshot(IServiceProvider services)
+    {
+        var options = services.GetRequiredService<IOptionsFactory<CiceroGrpcOptions>>().Create(Microsoft.Extensions.Options.Options.DefaultName);
+        for (var i = 0; i < options.Resources.Count; i++)
+        {
+            options.Resources[i] = options.Resources[i].Copy();
+        }
+
+        for (var i = 0; i < options.Downstreams.Count; i++)
+        {
+            options.Downstreams[i] = options.Downstreams[i].Copy();
+        }
+
+        return options;
+    }
+
     /// <summary>Builds the process's runtime from the validated options and the catalog (the one <see cref="CiceroRuntimeBuilder"/> path).</summary>
     private static CiceroRuntime CreateRuntime(IServiceProvider services)
     {
@@ -139,7 +161,7 @@ public static class CiceroServiceCollectionExtensions
             TimeProvider = services.GetService<TimeProvider>() ?? TimeProvider.System,
             RateLimitPolicy = catalog.GetRateLimitPolicy(options.RateLimitPolicy).Create,
             DropPolicy = catalog.GetDropPolicy(options.DropPolicy).Create,
-            RateSource = services.GetRequiredService<GrpcDownstreamRateSource>(),
+            RateSource = new InstanceRateSource(services.GetRequiredService<GrpcDownstreamRateSource>(), services.GetRequiredService<CiceroInstance>()),
         };
         foreach (var resource in options.Resources)
         {

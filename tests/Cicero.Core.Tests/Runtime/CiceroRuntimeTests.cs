@@ -9,7 +9,7 @@ using Cicero.Workflows;
 
 namespace Cicero.Tests.Runtime;
 
-/// <summary>The policy developers' API of dissertation Table 5.1, end to end in one process.</summary>
+/// <summary>The policy developers' API of dissertation Table 5.1 (docs/table-5-1.md), end to end in one process.</summary>
 public class CiceroRuntimeTests
 {
     private readonly VirtualTimeProvider _clock = new();
@@ -19,11 +19,11 @@ public class CiceroRuntimeTests
     {
         using var runtime = new CiceroRuntime(null, _clock);
 
-        runtime.CreateRateLimiter("w", new RateLimiterProperties(50, 5, 10));
-        Assert.Equal(new RateLimiterProperties(50, 5, 10), runtime.GetRateLimiterProperties("w"));
+        runtime.Admission.Configure("w", new RateLimiterProperties(50, 5, 10));
+        Assert.Equal(new RateLimiterProperties(50, 5, 10), runtime.Admission.GetProperties("w"));
 
-        runtime.SetRateLimiterProperties("w", new RateLimiterProperties(20, null, 3));
-        var properties = runtime.GetRateLimiterProperties("w");
+        runtime.Admission.Configure("w", new RateLimiterProperties(20, null, 3));
+        var properties = runtime.Admission.GetProperties("w");
         Assert.Equal(20, properties.Rate);
         Assert.Equal(2, properties.Burst);
         Assert.Equal(3, properties.QueueLimit);
@@ -36,7 +36,7 @@ public class CiceroRuntimeTests
         options.Model.EwmaWeight = 1;
         options.Model.SampleEwmaWeight = 1;
         using var runtime = new CiceroRuntime(options, _clock);
-        var disk = runtime.ConfigureResourceSemaphore("disk", capacity: 2, maxQueueLength: 8);
+        var disk = runtime.AddResource(new() { Name = "disk", Capacity = 2, MaxQueueLength = 8 });
 
         for (var i = 0; i < 4; i++)
         {
@@ -49,23 +49,24 @@ public class CiceroRuntimeTests
         runtime.RateAdaptation.Step(_clock.GetTimestamp());
 
         // One permit busy for the whole 100 ms interval out of 2: utilization 0.5.
-        Assert.Equal(0.5, runtime.GetResourceUtilization("w", "disk"), 9);
-        Assert.Equal(TimeSpan.FromMilliseconds(25), runtime.GetSubtaskCost("w", "disk", 7));
-        Assert.Equal(40, runtime.GetWorkflowArrivalRate("w"), 9);
-        Assert.Throws<KeyNotFoundException>(() => runtime.GetResourceUtilization("w", "cpu"));
+        var workflow = runtime.Registry.Resolve("w");
+        Assert.Equal(0.5, runtime.GetResource("disk").GetUtilization(workflow), 9);
+        Assert.Equal(TimeSpan.FromMilliseconds(25), runtime.GetResource("disk").GetServiceTime(workflow, 7));
+        Assert.Equal(40, runtime.Model.Get(workflow).ArrivalRate, 9);
+        Assert.Throws<KeyNotFoundException>(() => runtime.GetResource("cpu"));
     }
 
     [Fact]
-    public void ConfigureResourceSemaphore_Existing_Reconfigures()
+    public void Resource_ReconfiguredByName_KeepsItsIdentity()
     {
         using var runtime = new CiceroRuntime(null, _clock);
 
-        var first = runtime.ConfigureResourceSemaphore("pool", 1, 1);
-        var second = runtime.ConfigureResourceSemaphore("pool", 4, 16);
+        var first = runtime.AddResource(new() { Name = "pool", Capacity = 1, MaxQueueLength = 1 });
+        runtime.GetResource("pool").Configure(capacity: 4, maxQueueLength: 16);
 
-        Assert.Same(first, second);
-        Assert.Equal(4, second.Capacity);
-        Assert.Equal(16, second.MaxQueueLength);
+        Assert.Same(first, runtime.GetResource("pool"));
+        Assert.Equal(4, first.Capacity);
+        Assert.Equal(16, first.MaxQueueLength);
         Assert.Throws<ArgumentException>(() => runtime.AddResource(new() { Name = "pool" }));
     }
 
@@ -126,22 +127,22 @@ public class CiceroRuntimeTests
     }
 
     [Fact]
-    public void RequestMetadata_IsAmbient_AndDropRequestTellsWhy()
+    public void RequestMetadata_IsAmbient_AndADropTellsWhy()
     {
         using var runtime = new CiceroRuntime(null, _clock);
         var context = runtime.StartRequest("w", TimeSpan.FromSeconds(1));
 
-        CiceroRuntime.SetRequestMetadata(context);
+        CiceroContext.Current = context;
         try
         {
-            Assert.Same(context, CiceroRuntime.GetRequestMetadata());
-            var error = Assert.Throws<RequestDroppedException>(() => CiceroRuntime.DropRequest(DropReason.DeadlineInfeasible, "ps-3"));
+            Assert.Same(context, CiceroContext.Current);
+            var error = new RequestDroppedException(DropReason.DeadlineInfeasible, "ps-3");
             Assert.Equal(DropReason.DeadlineInfeasible, error.Reason);
             Assert.Contains("ps-3", error.Message, StringComparison.Ordinal);
         }
         finally
         {
-            CiceroRuntime.SetRequestMetadata(null);
+            CiceroContext.Current = null;
         }
     }
 
@@ -167,16 +168,16 @@ public class CiceroRuntimeTests
     }
 
     [Fact]
-    public void GetAdmissionRateFromRemote_ReturnsLastAnswer()
+    public void GetRemoteRate_ReturnsLastAnswer()
     {
         using var runtime = new CiceroRuntime(null, _clock);
         var instance = new DownstreamInstance("ps", "ps-1");
         runtime.RateAdaptation.SetDownstreamInstances("ps", ["ps-1"]);
 
-        Assert.Null(runtime.GetAdmissionRateFromRemote("w", instance));
+        Assert.Null(runtime.RateAdaptation.GetRemoteRate(instance, "w"));
         runtime.RateAdaptation.RecordAnswer(instance, new DownstreamRateAnswer([new WorkflowRate("w", 42)]), _clock.GetTimestamp());
 
-        Assert.Equal(42, runtime.GetAdmissionRateFromRemote("w", instance));
+        Assert.Equal(42, runtime.RateAdaptation.GetRemoteRate(instance, "w"));
     }
 
     [Fact]

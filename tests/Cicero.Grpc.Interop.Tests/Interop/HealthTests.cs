@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Interop.Tests.Hosting;
 using Cicero.Grpc.Interop.Tests.Protos;
 using Cicero.Grpc.Interop.Tests.Services;

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Interop.Tests.Services;
 using Cicero.Grpc.LoadBalancing;
 using Cicero.Policies.ReplicaSelection;

@@ -72,7 +72,7 @@ public sealed class ProbeService(ProbeState state, IServiceProvider services) : 
         using var lease = await runtime.GetResource(Resource).AcquireAsync(current, cancellationToken: context.CancellationToken);
         if (!lease.IsAcquired)
         {
-            CiceroRuntime.DropRequest(lease.RejectionReason, $"resource '{Resource}'");
+            throw new RequestDroppedException(lease.RejectionReason, $"resource '{Resource}'");
         }
 
         state.GuardedAcquired.Release();

@@ -3,7 +3,6 @@
 using Cicero.Context;
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Interop.Tests.Hosting;
 using Cicero.Grpc.Interop.Tests.Protos;
 using Cicero.Grpc.Interop.Tests.Services;
@@ -12,6 +11,7 @@ using Cicero.Grpc.RateExchange;
 using Grpc.Core;
 using Grpc.Net.Client;
 using Microsoft.AspNetCore.Builder;
+using Microsoft.Extensions.DependencyInjection;
 
 namespace Cicero.Grpc.Interop.Tests.StatusTable;
 

@@ -2,7 +2,6 @@
 
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Interop.Tests.Hosting;
 using Cicero.Grpc.Interop.Tests.Protos;
 using Cicero.Grpc.Interop.Tests.Services;

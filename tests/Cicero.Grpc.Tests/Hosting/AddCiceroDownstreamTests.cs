@@ -4,7 +4,6 @@ using System.Collections.Concurrent;
 using System.Text;
 using Cicero.Context;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Grpc.Tests.Protos;
 using Cicero.Runtime;

@@ -2,7 +2,6 @@
 
 using Cicero.Grpc.Configuration;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Server;
 using Cicero.Grpc.Tests.Infrastructure;

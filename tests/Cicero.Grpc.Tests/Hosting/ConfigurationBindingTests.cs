@@ -2,7 +2,6 @@
 
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Configuration;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Runtime;
 using Microsoft.Extensions.Configuration;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Tests.Infrastructure;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Options;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Grpc.Configuration;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Server;
 using Cicero.Runtime;
 using Microsoft.Extensions.DependencyInjection;

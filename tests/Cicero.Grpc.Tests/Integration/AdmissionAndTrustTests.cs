@@ -9,7 +9,6 @@ using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Grpc.Tests.Protos;
 using Cicero.Runtime;
 using Grpc.Core;
-using Cicero.Grpc.Hosting;
 using Grpc.Core.Interceptors;
 using Microsoft.Extensions.DependencyInjection;
 
@@ -31,7 +30,7 @@ public sealed class AdmissionAndTrustTests
                 o.QueueForAdmission = false;
             },
             new ProbeHandlers { Work = (request, _) => { Interlocked.Increment(ref handled); return Task.FromResult(request); } });
-        host.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+        host.Services.GetRequiredService<CiceroRuntime>().Admission.Configure(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         using var channel = host.CreateChannel();
         var client = TestHost.Client(channel);
 
@@ -162,7 +161,7 @@ public sealed class AdmissionAndTrustTests
     {
         // A leaf that holds interior calls to its σ too (the default; with ThrottleInteriorCalls off it only counts them).
         await using var leaf = await StartAsync(isEntryPoint: false, _ => { }, throttleInterior: true);
-        leaf.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+        leaf.Services.GetRequiredService<CiceroRuntime>().Admission.Configure(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         await using var entry = await TestHost.StartProbeAsync(
             o => o.Classifier = WorkflowClassifiers.Fixed(Tenant),
             new ProbeHandlers

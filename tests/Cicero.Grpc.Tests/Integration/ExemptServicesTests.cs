@@ -35,7 +35,7 @@ public sealed class ExemptServicesTests
                 app.MapCiceroRateExchange();
             },
             services: s => s.AddGrpcHealthChecks().AddCheck("self", () => HealthCheckResult.Healthy()));
-        host.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter("everyone", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+        host.Services.GetRequiredService<CiceroRuntime>().Admission.Configure("everyone", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         using var channel = host.CreateChannel();
         var probe = TestHost.Client(channel);
         await probe.WorkAsync(ProbeHandlers.Of("uses the only token"));

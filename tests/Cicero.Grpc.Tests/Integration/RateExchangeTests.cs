@@ -2,7 +2,6 @@
 
 using Cicero.Grpc.Classification;
 using Cicero.Grpc.Context;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Policies.RateLimiting;

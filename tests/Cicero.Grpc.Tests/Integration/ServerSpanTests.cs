@@ -36,7 +36,7 @@ public sealed class ServerSpanTests
             o.Classifier = WorkflowClassifiers.ByHeader("x-tenant");
             o.QueueForAdmission = false;
         });
-        host.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(tenant + "-blocked", new Cicero.Admission.RateLimiterProperties(0.001, 1, 0));
+        host.Services.GetRequiredService<CiceroRuntime>().Admission.Configure(tenant + "-blocked", new Cicero.Admission.RateLimiterProperties(0.001, 1, 0));
         using var channel = host.CreateChannel();
         var client = TestHost.Client(channel);
 

@@ -240,7 +240,7 @@ public sealed class CiceroServerInterceptorTests : IDisposable
     public async Task Admission_RateLimited_IsResourceExhausted_BeforeAnyWork()
     {
         using var cicero = new CiceroServices(o => { o.Classifier = WorkflowClassifiers.Fixed("t"); o.QueueForAdmission = false; }, _clock);
-        cicero.Runtime.CreateRateLimiter("t", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+        cicero.Runtime.Admission.Configure("t", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         var handled = 0;
         UnaryServerMethod<string, string> handler = (request, _) =>
         {
@@ -263,7 +263,7 @@ public sealed class CiceroServerInterceptorTests : IDisposable
     public async Task Admission_Queued_WaitsForAToken_ThenRunsTheHandlerInTheContext()
     {
         using var cicero = new CiceroServices(o => o.Classifier = WorkflowClassifiers.Fixed("t"), _clock);
-        cicero.Runtime.CreateRateLimiter("t", new RateLimiterProperties(Rate: 10, Burst: 1, QueueLimit: 4));
+        cicero.Runtime.Admission.Configure("t", new RateLimiterProperties(Rate: 10, Burst: 1, QueueLimit: 4));
         RequestContext? seen = null;
         UnaryServerMethod<string, string> handler = (request, _) =>
         {
@@ -301,7 +301,7 @@ public sealed class CiceroServerInterceptorTests : IDisposable
                 o.ExemptServices.Add("ops.Admin");
             },
             _clock);
-        cicero.Runtime.CreateRateLimiter("t", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+        cicero.Runtime.Admission.Configure("t", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         await cicero.Interceptor.UnaryServerHandler("a", new TestServerCallContext(), (string r, ServerCallContext _) => Task.FromResult(r));
         await Assert.ThrowsAsync<RpcException>(() => cicero.Interceptor.UnaryServerHandler("a", new TestServerCallContext(), (string r, ServerCallContext _) => Task.FromResult(r)));
 

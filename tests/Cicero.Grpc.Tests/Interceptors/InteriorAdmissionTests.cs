@@ -94,7 +94,7 @@ public sealed class InteriorAdmissionTests
             _clock);
 
         // One token and almost no refill: every call after the first is over the rate.
-        cicero.Runtime.CreateRateLimiter("checkout", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+        cicero.Runtime.Admission.Configure("checkout", new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         return cicero;
     }
 

@@ -2,7 +2,6 @@
 
 using Cicero.Admission;
 using Cicero.Grpc.Classification;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Logging;
 using Cicero.Grpc.RateExchange;
 using Cicero.Grpc.Tests.Infrastructure;
@@ -142,7 +141,7 @@ public sealed class CiceroLoggingTests
                 s.AddSingleton<TimeProvider>(clock);
                 s.AddSingleton<ILoggerProvider>(logs);
             });
-        host.Services.GetRequiredService<CiceroRuntime>().CreateRateLimiter(Tenant, new RateLimiterProperties(0.001, 1, 0));
+        host.Services.GetRequiredService<CiceroRuntime>().Admission.Configure(Tenant, new RateLimiterProperties(0.001, 1, 0));
         using var channel = host.CreateChannel();
         var client = TestHost.Client(channel);
 

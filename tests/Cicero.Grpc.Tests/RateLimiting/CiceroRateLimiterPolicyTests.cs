@@ -2,7 +2,6 @@
 
 using System.Net;
 using Cicero.Admission;
-using Cicero.Grpc.Hosting;
 using Cicero.Grpc.Tests.Infrastructure;
 using Cicero.Runtime;
 using Cicero.Time;

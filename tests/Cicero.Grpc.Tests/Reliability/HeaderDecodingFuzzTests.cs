@@ -43,7 +43,7 @@ public sealed class HeaderDecodingFuzzTests(ITestOutputHelper output)
         foreach (var server in new[] { entry, interior })
         {
             // One tenant is out of tokens: its calls are dropped at once.
-            server.Runtime.CreateRateLimiter(LimitedTenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
+            server.Runtime.Admission.Configure(LimitedTenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         }
 
         var generator = new ContextHeaderGenerator(seed, clock, entry.Runtime.Codec);

@@ -243,7 +243,7 @@ public sealed class AdmissionResilienceStrategyTests : IDisposable
     public async Task AddCiceroAdmission_Runtime_UsesItsController()
     {
         using var runtime = new CiceroRuntime(timeProvider: _clock);
-        runtime.CreateRateLimiter("orders", new RateLimiterProperties(0, 1, 0));
+        runtime.Admission.Configure("orders", new RateLimiterProperties(0, 1, 0));
         var pipeline = new ResiliencePipelineBuilder().AddCiceroAdmission(runtime).Build();
         using var scope = CiceroContext.Use(runtime.StartRequest("orders"));
 
