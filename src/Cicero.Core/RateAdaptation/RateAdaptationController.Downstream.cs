@@ -7,7 +7,8 @@ namespace Cicero.RateAdaptation;
 
 /// <content>
 /// The downstream side of Algorithm 3: the instances polled, their answers (held for the hold time), and σ′ as the
-/// q-quantile of the rates they imply here, per service, then the minimum over services.
+/// q-quantile of the rates they imply here, capped by any congested instance's, per service, then the minimum over
+/// services.
 /// </content>
 public sealed partial class RateAdaptationController
 {
@@ -175,7 +176,9 @@ public sealed partial class RateAdaptationController
 
             if (n > 0)
             {
-                result = Math.Min(result, RateAggregation.Quantile(_values.AsSpan(0, n), _options.Quantile));
+                // Requests this caller admits now: the rate whose calls the fractions above split.
+                var requestRate = workflowModel.AdmittedRate;
+                result = Math.Min(result, RateAggregation.ServiceAllowance(_values.AsSpan(0, n), requestRate, _options.Quantile));
             }
         }
 

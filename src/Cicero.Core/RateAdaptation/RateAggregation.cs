@@ -56,6 +56,55 @@ public static class RateAggregation
     }
 
     /// <summary>
+    /// The request rate a caller may admit for a workflow given one downstream service's instances (Algorithm 3's
+    /// per-service σ′, made exact): the <paramref name="quantile"/> of the rates the instances imply here, but never
+    /// more than the implied rate of a congested instance, one that already grants this caller no more than it sends.
+    /// </summary>
+    /// <remarks>
+    /// An instance's implied rate is its grant ÷ (α × its share of the caller's calls), so the caller's request rate R
+    /// puts exactly α × share × R calls on it. An instance whose implied rate is at or below R is the one that
+    /// saturates first under the current routing; a quantile over instances (a median of ten, say) would step over
+    /// it and let the caller keep overloading it. When no instance is congested, the quantile sets how far above R the
+    /// caller may grow. Pass fractions that sum to 1 over the instances the caller sends to.
+    /// </remarks>
+    /// <param name="implied">Each usable instance's implied request rate (+∞ for one that does not limit the workflow); reordered in place.</param>
+    /// <param name="requestRate">R: the caller's current admitted request rate for the workflow (0 when unknown).</param>
+    /// <param name="quantile">q in [0, 1].</param>
+    /// <returns>Requests per second at the caller; +∞ when nothing limits the workflow.</returns>
+    /// <exception cref="ArgumentException"><paramref name="implied"/> is empty.</exception>
+    public static double ServiceAllowance(Span<double> implied, double requestRate, double quantile)
+    {
+        if (implied.IsEmpty)
+        {
+            throw new ArgumentException("A service with no usable instance does not constrain the caller.", nameof(implied));
+        }
+
+        var congested = double.PositiveInfinity;
+        if (requestRate > 0)
+        {
+            foreach (var rate in implied)
+            {
+                if (rate <= requestRate)
+                {
+                    congested = Math.Min(congested, rate);
+                }
+            }
+        }
+
+        return Math.Min(congested, Quantile(implied, quantile));
+    }
+
+    /// <summary>
+    /// The entry request rate a downstream tier allows a workflow, for reports: the tier's Σσ (calls per second over its
+    /// instances) ÷ α, the calls the tier receives per admitted entry request.
+    /// </summary>
+    /// <param name="tierRate">Σσ over the tier's instances, in calls per second.</param>
+    /// <param name="amplification">α: the tier's calls per admitted entry request; 0 when the workflow does not reach it.</param>
+    /// <returns>Entry requests per second; +∞ when the tier does not constrain the workflow.</returns>
+    public static double EntryAllowance(double tierRate, double amplification) =>
+        amplification > 0 && double.IsFinite(tierRate) ? tierRate / amplification : double.PositiveInfinity;
+
+    /// <summary>
     /// The rate a downstream instance grants one caller for a workflow: its σ in proportion to the caller's share of
     /// the demand. While demand is below σ, the unused headroom is split equally among the callers, so a caller with
     /// little demand can still grow; and no caller gets less than σ / (2k), so a caller whose demand has decayed (or a
