@@ -11,7 +11,7 @@ namespace Cicero.Tests.RateAdaptation;
 /// models, then one control step per process from the leaves up, each recording its callees' answers. The expected
 /// entry rates are computed by hand from the leaves' limits.
 /// </summary>
-public class CompositionTests
+public sealed class CompositionTests : IDisposable
 {
     private const string Workflow = "w";
     private readonly VirtualTimeProvider _clock = new();
@@ -145,6 +145,14 @@ public class CompositionTests
         Assert.Equal(double.PositiveInfinity, RateAggregation.EntryAllowance(double.PositiveInfinity, 2));
     }
 
+    public void Dispose()
+    {
+        foreach (var process in _processes)
+        {
+            process.Dispose();
+        }
+    }
+
     private CiceroRuntime Process(string id, double limit = double.PositiveInfinity)
     {
         var options = new CiceroOptions();
@@ -192,11 +200,6 @@ public class CompositionTests
             }
 
             process.RateAdaptation.Step(now);
-        }
-
-        foreach (var process in _processes)
-        {
-            process.Dispose();
         }
     }
 
