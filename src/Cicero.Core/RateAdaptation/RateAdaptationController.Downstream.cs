@@ -7,8 +7,7 @@ namespace Cicero.RateAdaptation;
 
 /// <content>
 /// The downstream side of Algorithm 3: the instances polled, their answers (held for the hold time), and σ′ as the
-/// q-quantile of the rates they imply here, capped by any congested instance's, per service, then the minimum over
-/// services.
+/// q-quantile of the rates they imply here, capped by a congested instance's, per service, then the minimum over them.
 /// </content>
 public sealed partial class RateAdaptationController
 {
@@ -176,9 +175,7 @@ public sealed partial class RateAdaptationController
 
             if (n > 0)
             {
-                // Requests this caller admits now: the rate whose calls the fractions above split.
-                var requestRate = workflowModel.AdmittedRate;
-                result = Math.Min(result, RateAggregation.ServiceAllowance(_values.AsSpan(0, n), requestRate, _options.Quantile));
+                result = Math.Min(result, RateAggregation.ServiceAllowance(_values.AsSpan(0, n), workflowModel.AdmittedRate, _options.Quantile));
             }
         }
 
