@@ -57,41 +57,40 @@ public static class RateAggregation
 
     /// <summary>
     /// The request rate a caller may admit for a workflow given one downstream service's instances (Algorithm 3's
-    /// per-service σ′, made exact): the <paramref name="quantile"/> of the rates the instances imply here, but never
-    /// more than the implied rate of a congested instance, one that already grants this caller no more than it sends.
+    /// per-service σ′, made exact): once the caller's split of its calls over the instances is measured, the least of
+    /// the rates they imply here; before that, the <paramref name="quantile"/> of them.
     /// </summary>
     /// <remarks>
-    /// An instance's implied rate is its grant ÷ (α × its share of the caller's calls), so the caller's request rate R
-    /// puts exactly α × share × R calls on it. An instance whose implied rate is at or below R is the one that
-    /// saturates first under the current routing; a quantile over instances (a median of ten, say) would step over
-    /// it and let the caller keep overloading it. When no instance is congested, the quantile sets how far above R the
-    /// caller may grow. Pass fractions that sum to 1 over the instances the caller sends to.
+    /// An instance's implied rate is its grant ÷ (α × its share of the caller's calls), so at the caller's request rate
+    /// R it receives α × share × R calls: the least implied rate is the R at which the first instance takes all it
+    /// grants. A quantile over instances (a median of ten, say) would step over a congested instance and let the
+    /// caller keep overloading it; a caller that routes away from a slow instance lowers its share and so raises its
+    /// implied rate, so the minimum follows adaptive routing too.
     /// </remarks>
     /// <param name="implied">Each usable instance's implied request rate (+∞ for one that does not limit the workflow); reordered in place.</param>
-    /// <param name="requestRate">R: the caller's current admitted request rate for the workflow (0 when unknown).</param>
-    /// <param name="quantile">q in [0, 1].</param>
+    /// <param name="splitMeasured">Whether the shares behind <paramref name="implied"/> were measured (else an even spread was assumed).</param>
+    /// <param name="quantile">q in [0, 1], used only while the split is not measured.</param>
     /// <returns>Requests per second at the caller; +∞ when nothing limits the workflow.</returns>
     /// <exception cref="ArgumentException"><paramref name="implied"/> is empty.</exception>
-    public static double ServiceAllowance(Span<double> implied, double requestRate, double quantile)
+    public static double ServiceAllowance(Span<double> implied, bool splitMeasured, double quantile)
     {
         if (implied.IsEmpty)
         {
             throw new ArgumentException("A service with no usable instance does not constrain the caller.", nameof(implied));
         }
 
-        var congested = double.PositiveInfinity;
-        if (requestRate > 0)
+        if (!splitMeasured)
         {
-            foreach (var rate in implied)
-            {
-                if (rate <= requestRate)
-                {
-                    congested = Math.Min(congested, rate);
-                }
-            }
+            return Quantile(implied, quantile);
         }
 
-        return Math.Min(congested, Quantile(implied, quantile));
+        var least = double.PositiveInfinity;
+        foreach (var rate in implied)
+        {
+            least = Math.Min(least, rate);
+        }
+
+        return least;
     }
 
     /// <summary>

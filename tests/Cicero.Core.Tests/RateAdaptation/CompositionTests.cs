@@ -116,7 +116,7 @@ public sealed class CompositionTests : IDisposable
 
     [Theory]
     [InlineData(15.0, 45.0)] // leaf-1 takes 30 calls/s but allows 15: at a third of the calls it bounds fe at 45/s
-    [InlineData(300.0, double.PositiveInfinity)] // leaf-1 is not congested: the median (the others do not limit) rules
+    [InlineData(300.0, double.PositiveInfinity)] // leaf-1 bounds fe at 900/s, above 4x its 90/s: no limit here
     public void ReplicatedTier_CongestedInstanceIsNotHiddenByTheMedian(double leaf1Limit, double expected)
     {
         var fe = Process("fe");
@@ -130,12 +130,12 @@ public sealed class CompositionTests : IDisposable
     }
 
     [Theory]
-    [InlineData(new[] { 45.0, double.PositiveInfinity, double.PositiveInfinity }, 90.0, 0.5, 45.0)]
-    [InlineData(new[] { 200.0, 300.0, 400.0 }, 90.0, 0.5, 300.0)]
-    [InlineData(new[] { 200.0, 300.0, 400.0 }, 0.0, 0.0, 200.0)]
-    [InlineData(new[] { 90.0, 300.0, 400.0 }, 90.0, 1.0, 90.0)]
-    public void ServiceAllowance_CapsTheQuantileByCongestedInstances(double[] implied, double requestRate, double q, double expected) =>
-        Assert.Equal(expected, RateAggregation.ServiceAllowance(implied, requestRate, q), 9);
+    [InlineData(new[] { 45.0, double.PositiveInfinity, double.PositiveInfinity }, true, 0.5, 45.0)]
+    [InlineData(new[] { 200.0, 300.0, 400.0 }, true, 1.0, 200.0)]
+    [InlineData(new[] { 200.0, 300.0, 400.0 }, false, 0.5, 300.0)]
+    [InlineData(new[] { 45.0, double.PositiveInfinity, double.PositiveInfinity }, false, 0.5, double.PositiveInfinity)]
+    public void ServiceAllowance_IsTheLeastImpliedRateOnceTheSplitIsMeasured(double[] implied, bool measured, double q, double expected) =>
+        Assert.Equal(expected, RateAggregation.ServiceAllowance(implied, measured, q), 9);
 
     [Fact]
     public void EntryAllowance_DividesTheTierRateByItsCallsPerEntryRequest()
