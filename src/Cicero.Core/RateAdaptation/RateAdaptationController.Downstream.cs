@@ -7,7 +7,7 @@ namespace Cicero.RateAdaptation;
 
 /// <content>
 /// The downstream side of Algorithm 3: the instances polled, their answers (held for the hold time), and σ′ as the
-/// least rate they imply here per service (the q-quantile before the split is measured), then the least over services.
+/// q-quantile of the rates they imply here, per service, then the minimum over services.
 /// </content>
 public sealed partial class RateAdaptationController
 {
@@ -175,7 +175,7 @@ public sealed partial class RateAdaptationController
 
             if (n > 0)
             {
-                result = Math.Min(result, RateAggregation.ServiceAllowance(_values.AsSpan(0, n), used > 0, _options.Quantile));
+                result = Math.Min(result, RateAggregation.Quantile(_values.AsSpan(0, n), _options.Quantile));
             }
         }
 

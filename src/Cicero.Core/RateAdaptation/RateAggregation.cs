@@ -56,44 +56,6 @@ public static class RateAggregation
     }
 
     /// <summary>
-    /// The request rate a caller may admit for a workflow given one downstream service's instances (Algorithm 3's
-    /// per-service σ′, made exact): once the caller's split of its calls over the instances is measured, the least of
-    /// the rates they imply here; before that, the <paramref name="quantile"/> of them.
-    /// </summary>
-    /// <remarks>
-    /// An instance's implied rate is its grant ÷ (α × its share of the caller's calls), so at the caller's request rate
-    /// R it receives α × share × R calls: the least implied rate is the R at which the first instance takes all it
-    /// grants. A quantile over instances (a median of ten, say) would step over a congested instance and let the
-    /// caller keep overloading it; a caller that routes away from a slow instance lowers its share and so raises its
-    /// implied rate, so the minimum follows adaptive routing too.
-    /// </remarks>
-    /// <param name="implied">Each usable instance's implied request rate (+∞ for one that does not limit the workflow); reordered in place.</param>
-    /// <param name="splitMeasured">Whether the shares behind <paramref name="implied"/> were measured (else an even spread was assumed).</param>
-    /// <param name="quantile">q in [0, 1], used only while the split is not measured.</param>
-    /// <returns>Requests per second at the caller; +∞ when nothing limits the workflow.</returns>
-    /// <exception cref="ArgumentException"><paramref name="implied"/> is empty.</exception>
-    public static double ServiceAllowance(Span<double> implied, bool splitMeasured, double quantile)
-    {
-        if (implied.IsEmpty)
-        {
-            throw new ArgumentException("A service with no usable instance does not constrain the caller.", nameof(implied));
-        }
-
-        if (!splitMeasured)
-        {
-            return Quantile(implied, quantile);
-        }
-
-        var least = double.PositiveInfinity;
-        foreach (var rate in implied)
-        {
-            least = Math.Min(least, rate);
-        }
-
-        return least;
-    }
-
-    /// <summary>
     /// The entry request rate a downstream tier allows a workflow, for reports: the tier's Σσ (calls per second over its
     /// instances) ÷ α, the calls the tier receives per admitted entry request.
     /// </summary>

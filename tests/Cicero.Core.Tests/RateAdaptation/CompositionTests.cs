@@ -114,29 +114,6 @@ public sealed class CompositionTests : IDisposable
         Assert.Equal(20, fe2.RateAdaptation.GetDownstreamRate(Workflow), 6);
     }
 
-    [Theory]
-    [InlineData(15.0, 45.0)] // leaf-1 takes 30 calls/s but allows 15: at a third of the calls it bounds fe at 45/s
-    [InlineData(300.0, double.PositiveInfinity)] // leaf-1 bounds fe at 900/s, above 4x its 90/s: no limit here
-    public void ReplicatedTier_CongestedInstanceIsNotHiddenByTheMedian(double leaf1Limit, double expected)
-    {
-        var fe = Process("fe");
-        var leaves = new[] { Process("leaf-1", leaf1Limit), Process("leaf-2"), Process("leaf-3") };
-        var next = 0;
-        Traffic(fe, 90, () => Call(fe, "leaf", leaves[next++ % 3]));
-
-        StepUp((leaves[0], []), (leaves[1], []), (leaves[2], []), (fe, [("leaf", leaves[0]), ("leaf", leaves[1]), ("leaf", leaves[2])]));
-
-        Assert.Equal(expected, fe.RateAdaptation.GetDownstreamRate(Workflow), 6);
-    }
-
-    [Theory]
-    [InlineData(new[] { 45.0, double.PositiveInfinity, double.PositiveInfinity }, true, 0.5, 45.0)]
-    [InlineData(new[] { 200.0, 300.0, 400.0 }, true, 1.0, 200.0)]
-    [InlineData(new[] { 200.0, 300.0, 400.0 }, false, 0.5, 300.0)]
-    [InlineData(new[] { 45.0, double.PositiveInfinity, double.PositiveInfinity }, false, 0.5, double.PositiveInfinity)]
-    public void ServiceAllowance_IsTheLeastImpliedRateOnceTheSplitIsMeasured(double[] implied, bool measured, double q, double expected) =>
-        Assert.Equal(expected, RateAggregation.ServiceAllowance(implied, measured, q), 9);
-
     [Fact]
     public void EntryAllowance_DividesTheTierRateByItsCallsPerEntryRequest()
     {

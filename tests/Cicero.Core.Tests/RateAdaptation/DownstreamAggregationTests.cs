@@ -12,8 +12,8 @@ public class DownstreamAggregationTests
 
     [Theory]
     [InlineData(0.0, 30.0)]
-    [InlineData(0.5, 30.0)] // the median is +∞, but ps-1 already takes all it grants: the least implied rate binds
-    public void Step_InstanceThatDoesNotListTheWorkflow_CountsAsUnlimitedButTheLeastImpliedRateBinds(double q, double expected)
+    [InlineData(0.5, double.PositiveInfinity)]
+    public void Step_InstanceThatDoesNotListTheWorkflow_CountsAsUnlimitedInTheQuantile(double q, double expected)
     {
         var options = new CiceroOptions();
         options.RateAdaptation.Quantile = q;

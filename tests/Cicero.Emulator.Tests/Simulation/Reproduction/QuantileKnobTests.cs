@@ -6,21 +6,24 @@ namespace Cicero.Emulator.Tests.Simulation.Reproduction;
 public sealed class QuantileKnobTests(QuantileKnobFixture fixture) : IClassFixture<QuantileKnobFixture>
 {
     [Fact]
-    public void EveryQuantile_FollowsTheMostLoadedBlockServer_OnceTheSplitIsMeasured()
+    public void Median_OscillatesLessAtTheFrontEndsThanMinimumOrMaximum()
     {
-        // Issue 34: per service σ′ is the least rate the instances imply once the call split is measured, so the knob
-        // no longer lets the FEs push past the slowest BS (Figure 5.9's q = 1 congested it; a median hid it).
         var min = fixture.Oscillation("q0");
-        Assert.Equal(min, fixture.Oscillation("q0.5"), 6);
-        Assert.Equal(min, fixture.Oscillation("q1"), 6);
+        var median = fixture.Oscillation("q0.5");
+        var max = fixture.Oscillation("q1");
+
+        Assert.True(median < min && median < max, $"coefficient of variation of Σσ at the FEs: q=0 {min:F3}, q=0.5 {median:F3}, q=1 {max:F3}");
     }
 
     [Fact]
-    public void Minimum_LeavesTheDisksBelowSaturation_AndTheBlockServersProbeAboveTheFrontEnds()
+    public void Minimum_IsConservative_Maximum_CongestsTheBlockServers()
     {
         var disk = fixture.Results.ToDictionary(r => r.Key, r => r.Value.Resources.Single(u => u.Service == "bs" && u.Resource == "disk").Mean);
-        Assert.All(disk.Values, d => Assert.InRange(d, 0.05, 0.9));
-        Assert.Equal(disk["q0"], disk["q1"], 6);
+        var scan = fixture.Results.ToDictionary(r => r.Key, r => r.Value["S"].Throughput);
+
+        // q = 0 matches the slowest BS and leaves the disks idle; q = 1 pushes the most and congests them.
+        Assert.True(disk["q0"] < disk["q0.5"] && disk["q0.5"] < disk["q1"], string.Join(", ", disk.Select(d => $"{d.Key} {d.Value:P0}")));
+        Assert.True(scan["q0"] < scan["q0.5"], string.Join(", ", scan.Select(s => $"{s.Key} {s.Value:F0}/s")));
 
         // With q = 0 the BSs probe with rates far above what the FEs let through.
         var bsRate = fixture.Results["q0"].Rates.Where(r => r.Workflow == "S" && r.Service == "bs" && r.Second > 20).Average(r => r.TotalRate!.Value);
