@@ -56,6 +56,16 @@ public static class RateAggregation
     }
 
     /// <summary>
+    /// The entry request rate a downstream tier allows a workflow, for reports: the tier's Σσ (calls per second over its
+    /// instances) ÷ α, the calls the tier receives per admitted entry request.
+    /// </summary>
+    /// <param name="tierRate">Σσ over the tier's instances, in calls per second.</param>
+    /// <param name="amplification">α: the tier's calls per admitted entry request; 0 when the workflow does not reach it.</param>
+    /// <returns>Entry requests per second; +∞ when the tier does not constrain the workflow.</returns>
+    public static double EntryAllowance(double tierRate, double amplification) =>
+        amplification > 0 && double.IsFinite(tierRate) ? tierRate / amplification : double.PositiveInfinity;
+
+    /// <summary>
     /// The rate a downstream instance grants one caller for a workflow: its σ in proportion to the caller's share of
     /// the demand. While demand is below σ, the unused headroom is split equally among the callers, so a caller with
     /// little demand can still grow; and no caller gets less than σ / (2k), so a caller whose demand has decayed (or a

@@ -46,7 +46,7 @@ internal static class CsvReport
         var header = new List<string> { "configuration", "workflow", "offered", "admitted", "completed", "dropped", "failed", "timed_out" };
         header.AddRange(drops.Select(static r => "dropped." + r));
         header.AddRange(failures.Select(static r => "failed." + r));
-        header.AddRange(["offered_per_s", "throughput_per_s", "completed_fraction"]);
+        header.AddRange(["offered_per_s", "throughput_per_s", "completed_fraction", "admission_to_allowance"]);
         header.AddRange(SummaryColumns("latency_ms"));
         header.AddRange(SummaryColumns("lnd"));
         var table = new CsvTable([.. header]);
@@ -66,7 +66,7 @@ internal static class CsvReport
                     table.Field(w.FailedByReason.TryGetValue(reason, out var count) ? count : 0);
                 }
 
-                table.Field(w.OfferedRate).Field(w.Throughput).Field(w.CompletedFraction);
+                table.Field(w.OfferedRate).Field(w.Throughput).Field(w.CompletedFraction).Field(w.AdmissionToAllowance);
                 AppendSummary(table, w.LatencyMs);
                 AppendSummary(table, w.Lnd);
                 table.EndRow();

@@ -66,6 +66,7 @@ internal static class RunResults
                 LatencyMs = latency,
                 Lnd = lnd,
                 LatenciesMs = sorted,
+                AdmissionToAllowance = BottleneckRatio.Measure(counters.Workflow, inputs.Rates, inputs.WarmUpSeconds),
             });
 
             for (var second = 0; second < counters.Bins.Count; second++)
@@ -137,6 +138,8 @@ internal static class RunResults
                 // Instances the workflow never reaches (or that do not limit it) announce +∞; they are left out of Σσ.
                 var total = 0.0;
                 var limited = 0;
+                var arrivals = 0.0;
+                var admitted = 0.0;
                 foreach (var runtime in runtimes(service))
                 {
                     var sigma = runtime.RateAdaptation.GetAnnouncedRate(workflow.Id);
@@ -145,9 +148,15 @@ internal static class RunResults
                         total += sigma;
                         limited++;
                     }
+
+                    if (runtime.Registry.TryGet(workflow.Id, out var slot) && runtime.Model.Find(slot.Index) is { } model)
+                    {
+                        arrivals += model.ArrivalRate;
+                        admitted += model.AdmittedRate;
+                    }
                 }
 
-                rates.Add(new TierRateSecond(second, service.Name, workflow.Name, limited == 0 ? null : total, limited));
+                rates.Add(new TierRateSecond(second, service.Name, workflow.Name, limited == 0 ? null : total, limited, arrivals, admitted));
             }
         }
     }

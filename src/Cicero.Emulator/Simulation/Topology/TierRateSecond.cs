@@ -11,4 +11,6 @@ namespace Cicero.Emulator.Simulation.Topology;
 /// <param name="Workflow">The workflow.</param>
 /// <param name="TotalRate">Σσ in requests per second over the instances that limit the workflow; null when none does.</param>
 /// <param name="LimitedInstances">How many of the service's instances announce a finite σ for the workflow.</param>
-public sealed record TierRateSecond(int Second, string Service, string Workflow, double? TotalRate, int LimitedInstances);
+/// <param name="ArrivalRate">The workflow's measured arrivals at the tier, calls per second summed over its instances.</param>
+/// <param name="AdmittedRate">The workflow's measured admissions at the tier, requests per second summed over its instances.</param>
+public sealed record TierRateSecond(int Second, string Service, string Workflow, double? TotalRate, int LimitedInstances, double ArrivalRate = 0, double AdmittedRate = 0);

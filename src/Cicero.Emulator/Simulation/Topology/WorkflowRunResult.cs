@@ -47,6 +47,14 @@ public sealed class WorkflowRunResult
     /// <summary>Gets completed over offered (NaN when nothing was offered).</summary>
     public double CompletedFraction { get; init; }
 
+    /// <summary>
+    /// Gets entry admission ÷ bottleneck allowance, sampled each second of the measured window: the workflow's admitted
+    /// rate at its entry over the entry rate its tightest downstream tier allows (that tier's Σσ ÷ its measured calls
+    /// per admitted entry request), summed over the seconds the tier limits it. Above 1, the entry admits more than its
+    /// bottleneck allows; null when no downstream tier limits the workflow.
+    /// </summary>
+    public double? AdmissionToAllowance { get; init; }
+
     /// <summary>Gets the end-to-end latency of completed requests, in milliseconds, as the client saw it.</summary>
     public required DistributionSummary LatencyMs { get; init; }
 
