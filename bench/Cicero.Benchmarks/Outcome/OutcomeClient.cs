@@ -4,6 +4,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using Cicero.Benchmarks.Protocol;
+using Cicero.Context;
 using Cicero.Grpc.Context;
 using Cicero.Grpc.Client;
 using Cicero.Runtime;
@@ -167,7 +168,7 @@ internal static class OutcomeClient
             if (plan.FanOut > 1)
             {
                 // A page is one request of the storefront: its calls join as one parallel fan-out.
-                CiceroRuntime.SetRequestMetadata(runtime.StartRequest(Page, Deadline));
+                CiceroContext.Current = runtime.StartRequest(Page, Deadline);
                 using (ParallelCalls.Begin())
                 {
                     for (var i = 0; i < plan.FanOut; i++)
