@@ -15,7 +15,7 @@ internal static class DeadlineProgress
     {
         var runs = 1 + (options.LoadLevels.Count * (options.Configurations?.Count ?? DeadlineExperiment.DefaultNames.Count));
         var total = Math.Max(1, runs * plan.RequestCount);
-        var offered = new Offered();
+        var offered = new LatestProgress();
         options.Progress = offered;
         var work = Task.Run(() => DeadlineExperiment.Run(plan, options), CancellationToken.None);
         if (!ConsoleFactory.IsInteractive(console))
@@ -49,14 +49,5 @@ internal static class DeadlineProgress
                 task.Value = total;
             });
         return work.GetAwaiter().GetResult();
-    }
-
-    private sealed class Offered : IProgress<long>
-    {
-        private long _value;
-
-        public long Value => Interlocked.Read(ref _value);
-
-        public void Report(long value) => Interlocked.Exchange(ref _value, value);
     }
 }

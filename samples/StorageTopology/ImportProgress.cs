@@ -16,7 +16,7 @@ internal static class ImportProgress
     {
         // A FIFO or a device has no length to measure against (0): nothing to draw a bar on.
         var length = new FileInfo(input) is { Exists: true } file ? file.Length : 0;
-        var read = new BytesRead();
+        var read = new LatestProgress();
         var work = Task.Run(() => TraceImport.Run(format, input, output, read), CancellationToken.None);
         if (length == 0)
         {
@@ -54,14 +54,5 @@ internal static class ImportProgress
                 task.Value = length;
             });
         return work.GetAwaiter().GetResult();
-    }
-
-    private sealed class BytesRead : IProgress<long>
-    {
-        private long _value;
-
-        public long Value => Interlocked.Read(ref _value);
-
-        public void Report(long value) => Interlocked.Exchange(ref _value, value);
     }
 }

@@ -144,7 +144,7 @@ internal sealed class ReplayExecution(
             return LiveTopologyRunner.ReplayAsync(plan, configuration, options, catalog, stop).GetAwaiter().GetResult();
         }
 
-        var offered = new OfferedCount();
+        var offered = new LatestProgress();
         var replay = new SimulatedReplayOptions { ClosedLoopClients = settings.Clients ?? 0, SpeedUp = settings.SpeedUp ?? 1, Seed = seed, Progress = offered };
         var run = Task.Run(() => SimulatedReplay.Run(plan, configuration, replay, catalog, stop), CancellationToken.None);
 
@@ -159,14 +159,4 @@ internal sealed class ReplayExecution(
 
     private static string Describe(TopologyRunResult result) =>
         string.Create(CultureInfo.InvariantCulture, $"{result.Requests:N0} requests in {result.EndSeconds:0.0} s{(result.Interrupted ? " (stopped)" : string.Empty)}");
-
-    /// <summary>The replay's offered count, written by the simulation's thread and read by the progress bar's.</summary>
-    private sealed class OfferedCount : IProgress<long>
-    {
-        private long _value;
-
-        public long Value => Interlocked.Read(ref _value);
-
-        public void Report(long value) => Interlocked.Exchange(ref _value, value);
-    }
 }
