@@ -118,7 +118,7 @@ start_instance() {
   local name=$1 uid=$((20000 + ${port[$1]}))
   # Not through in_ns: a backgrounded function is a subshell, and $! must be the instance's own pid (SIGKILL).
   ip netns exec "$ns" setpriv --reuid="$uid" --regid="$uid" --clear-groups env HOME=/tmp DOTNET_CLI_TELEMETRY_OPTOUT=1 \
-    dotnet "$dll" "${common[@]}" --host "$name" --monitor "$run_dir/monitor-$name.csv" --slow-factor 10 \
+    dotnet "$dll" harness "${common[@]}" --host "$name" --monitor "$run_dir/monitor-$name.csv" --slow-factor 10 \
     >>"$out/logs/$name.log" 2>&1 &
   pid_of[$name]=$!
   pids+=("$!")
@@ -154,7 +154,7 @@ if ! listening "${expected[@]}"; then
 fi
 
 # The driver hosts no instance: it offers the load to fe-0 and fe-1 and books every outcome.
-ip netns exec "$ns" env DOTNET_CLI_TELEMETRY_OPTOUT=1 dotnet "$dll" "${common[@]}" --output "$out/results" --monitor "$out/monitor-driver.csv" \
+ip netns exec "$ns" env DOTNET_CLI_TELEMETRY_OPTOUT=1 dotnet "$dll" harness "${common[@]}" --output "$out/results" --monitor "$out/monitor-driver.csv" \
   >"$out/logs/driver.log" 2>&1 &
 driver=$!
 pids+=("$driver")

@@ -44,62 +44,22 @@ internal static class StorageTopologyCommand
     /// <summary>Creates the command; progress and results go to <paramref name="console"/>, failures to <paramref name="errors"/>.</summary>
     public static RootCommand Create(IAnsiConsole console, IAnsiConsole errors)
     {
-        var scenario = new Option<string?>("--scenario", "-s")
-        {
-            Description = "A scenario file, or the name of an embedded scenario (see --list). Default: the embedded " + ScenarioLoader.DefaultScenarioName + " scenario (dissertation section 5.3.1).",
-        };
         var list = new Option<bool>("--list") { Description = "List the embedded scenarios and exit." };
-        var output = new Option<string>("--output", "-o") { Description = "The folder for the report.", DefaultValueFactory = _ => "results" };
-        var seed = OptionValues.OptionalInt("--seed", "Override the scenario's seed.");
-        var duration = OptionValues.OptionalPositive("--duration", "Override how long the workloads run, in seconds.");
-        var runner = new Option<string>("--runner")
-        {
-            Description = "simulated (deterministic discrete-event simulation) or live (real gRPC servers on loopback).",
-            DefaultValueFactory = _ => Simulated,
-        };
-        runner.AcceptOnlyFromAmong(Simulated, Live);
-        var addresses = new Option<string?>("--addresses")
-        {
-            Description = "Live runner: a JSON file mapping service names to their instances' addresses, for runs that span processes or machines (docs/deployment.md).",
-        };
-        var host = new Option<string?>("--host")
-        {
-            Description = "Live runner: host only these instances (e.g. bs-0,bs-1) at their addresses and serve until Ctrl+C, offering no load.",
-        };
-        var listen = new Option<string>("--listen")
-        {
-            Description = "Live runner: the interface hosted instances with an address listen on (0.0.0.0 for every interface, to serve other machines).",
-            DefaultValueFactory = _ => LiveRunnerOptions.LoopbackHost,
-        };
-        var monitor = new Option<string?>("--monitor")
-        {
-            Description = "Live runner: append each hosted instance's served requests, σ and the process's threads, handles and memory to this CSV file every second (eng/netns).",
-        };
-        var rateExchangePort = OptionValues.OptionalInt("--rate-exchange-port-offset", "Live runner: exchange rates on each instance's address port plus this offset, not on the address itself, so a firewall can cut rate exchange alone (eng/netns).", minimum: 1);
-        var slowFactor = OptionValues.OptionalPositive("--slow-factor", "Live runner, --host: SIGUSR1 multiplies the hosted instances' service times by this factor, SIGUSR2 restores them (eng/netns).");
-        var policyAssembly = new Option<string[]>("--policy-assembly")
-        {
-            Description = "An assembly (.dll) whose public IPolicyCatalogRegistration classes register custom policies the scenario's configurations may name (repeatable).",
-        };
-        var listenPort = OptionValues.OptionalInt("--listen-port-offset", "Live runner: hosted instances listen this far above their address's port, where a proxy on the address forwards to them (eng/netns).", minimum: 1);
-
+        var options = new RunOptions();
         var root = new RootCommand(
             "Cicero storage topology: runs a scenario (by default the dissertation's performance-isolation experiment on "
             + "10 FE, 5 Auth, 10 PS, 10 BS) under each of its configurations and writes a report (HTML, CSV, JSON, PNG).")
         {
-            scenario, list, output, seed, duration, runner, addresses, host, listen, monitor, rateExchangePort, listenPort, slowFactor, policyAssembly,
+            list,
         };
-        root.SetAction(parse => parse.GetValue(list)
-            ? ListScenarios(console)
-            : Run(console, errors, new RunSettings(
-                parse.GetValue(scenario), parse.GetValue(output)!, parse.GetValue(seed), parse.GetValue(duration), parse.GetValue(runner)!,
-                parse.GetValue(addresses), parse.GetValue(host), parse.GetValue(listen)!, parse.GetValue(monitor), parse.GetValue(rateExchangePort),
-                parse.GetValue(listenPort) ?? 0, parse.GetValue(slowFactor), parse.GetValue(policyAssembly) ?? [])));
+        options.AddTo(root);
+        root.SetAction(parse => parse.GetValue(list) ? ListScenarios(console) : Run(console, errors, options.Bind(parse)));
         root.Subcommands.Add(TraceCommands.CreateImport(console, errors));
         root.Subcommands.Add(TraceCommands.CreateDeadline(console, errors));
         root.Subcommands.Add(ReplayCommand.Create(console, errors));
         root.Subcommands.Add(GenerateCommands.CreateGenerate(console, errors));
         root.Subcommands.Add(GenerateCommands.CreateCheck(console, errors));
+        root.Subcommands.Add(HarnessCommand.Create(settings => Run(console, errors, settings)));
         return root;
     }
 
@@ -200,10 +160,13 @@ internal static class StorageTopologyCommand
             try
             {
                 liveOptions = LiveRunner.LoadOptions(settings.Addresses, settings.Host, settings.Listen);
-                liveOptions.MonitorPath = settings.Monitor;
-                liveOptions.RateExchangePortOffset = settings.RateExchangePortOffset;
-                liveOptions.ListenPortOffset = settings.ListenPortOffset;
-                liveOptions.SlowFactorOnSignal = settings.SlowFactor;
+                if (settings.Harness is { } harness)
+                {
+                    liveOptions.MonitorPath = harness.Monitor;
+                    liveOptions.RateExchangePortOffset = harness.RateExchangePortOffset;
+                    liveOptions.ListenPortOffset = harness.ListenPortOffset;
+                    liveOptions.SlowFactorOnSignal = harness.SlowFactor;
+                }
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Text.Json.JsonException)
             {

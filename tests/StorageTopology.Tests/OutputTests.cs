@@ -168,4 +168,19 @@ public sealed class OutputTests
         Assert.Equal("127.0.0.1", listen);
         Assert.Equal("127.0.0.1", new LiveRunnerOptions().ListenHost);
     }
+
+    [Fact]
+    public void HarnessFlags_AreOnlyOnTheHiddenHarnessCommand()
+    {
+        var root = StorageTopologyCommand.Create(AnsiConsole.Console, AnsiConsole.Console);
+        string[] harnessFlags = ["--monitor", "--rate-exchange-port-offset", "--listen-port-offset", "--slow-factor"];
+
+        var userCommands = root.Subcommands.Where(c => !c.Hidden).Prepend(root);
+        Assert.All(userCommands, c => Assert.DoesNotContain(c.Options, o => harnessFlags.Contains(o.Name)));
+        var harness = Assert.Single(root.Subcommands, c => c.Name == HarnessCommand.Name);
+        Assert.True(harness.Hidden);
+        Assert.All(harnessFlags, flag => Assert.Contains(harness.Options, o => o.Name == flag));
+        Assert.NotEmpty(root.Parse(["--monitor", "m.csv"]).Errors);
+        Assert.Empty(root.Parse(["harness", "--runner", "live", "--monitor", "m.csv", "--slow-factor", "10", "--listen-port-offset", "2000"]).Errors);
+    }
 }
