@@ -12,8 +12,8 @@ namespace Cicero.Emulator.Live;
 /// <summary>
 /// Offers a scenario's workloads to the entry services in real time, through one grpc-dotnet channel per entry service
 /// (open loop at the generators' arrival times, closed loop with think times: <c>LiveLoadGenerator.Workloads.cs</c>;
-/// trace replay: <c>.Replay.cs</c>), records every outcome, and samples σ per tier and resource utilisation
-/// (<c>.Sampling.cs</c>). The results come from the same <see cref="RunResults"/> pipeline as the simulator's.
+/// trace replay: <c>.Replay.cs</c>), records every outcome, and has <see cref="LiveRunSampler"/> sample σ per tier and
+/// resource utilisation. The results come from the same <see cref="RunResults"/> pipeline as the simulator's.
 /// </summary>
 /// <remarks>
 /// <para>
@@ -38,7 +38,6 @@ internal sealed partial class LiveLoadGenerator : IDisposable
     /// <summary>How many requests a producer may prepare ahead of the callers.</summary>
     private const int RequestCapacity = 1024;
 
-    private static readonly TimeSpan SampleEvery = TimeSpan.FromMilliseconds(100);
     private static readonly TimeSpan MinimumClientGap = TimeSpan.FromMilliseconds(1);
     private readonly CancellationTokenSource _abort = new();
     private int _interrupted;
@@ -50,11 +49,9 @@ internal sealed partial class LiveLoadGenerator : IDisposable
     private readonly IReadOnlyList<LiveInstance?[]> _instances;
     private readonly LiveMetrics _metrics;
     private readonly ConcurrentDictionary<long, Task> _inFlight = new();
-    private readonly List<TierRateSecond> _rates = [];
-    private readonly double[][] _busySums;
+    private readonly LiveRunSampler _sampler;
     private long _start;
     private long _nextId;
-    private int _busySamples;
 
     public LiveLoadGenerator(ScenarioSpec scenario, LiveTopology topology, Node.NodeClient?[] entries, IReadOnlyList<LiveInstance?[]> instances)
     {
@@ -63,7 +60,7 @@ internal sealed partial class LiveLoadGenerator : IDisposable
         _entries = entries;
         _instances = instances;
         _metrics = new LiveMetrics(topology.Compiled.Workflows);
-        _busySums = [.. topology.Compiled.Services.Select(s => new double[s.Resources.Length * s.Instances])];
+        _sampler = new LiveRunSampler(scenario, topology, instances);
     }
 
     public double WindowSeconds => _replayWindow ?? Math.Max(1e-3, Math.Min(_stoppedAt ?? double.MaxValue, _scenario.DurationSeconds) - _scenario.WarmUpSeconds);
@@ -77,7 +74,7 @@ internal sealed partial class LiveLoadGenerator : IDisposable
     {
         _start = TimeProvider.System.GetTimestamp();
         using var stopSampling = new CancellationTokenSource();
-        var sampler = SampleAsync(stopSampling.Token);
+        var sampler = _sampler.SampleAsync(() => Elapsed, stopSampling.Token);
         var workloads = new List<Task>();
         var specs = _scenario.Workloads!;
         for (var w = 0; w < specs.Count; w++)
@@ -135,9 +132,7 @@ internal sealed partial class LiveLoadGenerator : IDisposable
             WindowSeconds: WindowSeconds,
             Unfinished: _inFlight.Values.Count(t => !t.IsCompleted),
             RunKind: "live run",
-            Resources: RunResults.Utilizations(
-                _topology.Compiled.Services,
-                (service, instance, r) => _busySamples == 0 ? 0 : _busySums[service.Index][(instance * service.Resources.Length) + r] / _busySamples),
-            Rates: _rates,
+            Resources: RunResults.Utilizations(_topology.Compiled.Services, _sampler.BusyShare),
+            Rates: _sampler.Rates,
             Interrupted: Interrupted));
 }

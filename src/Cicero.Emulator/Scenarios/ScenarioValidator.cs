@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Policies.Registration;
-using Cicero.Policies.ReplicaSelection;
 
 namespace Cicero.Emulator.Scenarios;
 
@@ -9,74 +8,68 @@ namespace Cicero.Emulator.Scenarios;
 /// Checks a parsed scenario field by field and collects every problem with its JSON path, rather than stopping at the
 /// first, so one edit-run cycle fixes them all.
 /// </summary>
-internal sealed partial class ScenarioValidator
+internal sealed class ScenarioValidator
 {
-    // Deep DAGs are almost certainly a mistake and would make the runner's recursion unbounded.
-    private const int MaxStageDepth = 16;
-    private readonly List<ScenarioError> _errors = [];
-    private readonly PolicyCatalog _catalog;
-    private readonly Dictionary<string, ServiceSpec> _services = new(StringComparer.Ordinal);
-    private readonly Dictionary<(string From, string To), RouteSpec> _routes = [];
-    private readonly HashSet<string> _workflows = new(StringComparer.Ordinal);
-    private readonly Dictionary<string, (string Workflow, int Partitions)> _tables = new(StringComparer.Ordinal);
-    private int _workflowsWithSlo;
+    private readonly ScenarioChecks _checks;
 
-    public ScenarioValidator(PolicyCatalog catalog)
-    {
-        _catalog = catalog;
-    }
+    public ScenarioValidator(PolicyCatalog catalog) => _checks = new ScenarioChecks(catalog);
 
     public IReadOnlyList<ScenarioError> Validate(ScenarioSpec scenario)
     {
         if (string.IsNullOrWhiteSpace(scenario.Name))
         {
-            Error("name", "is required");
+            _checks.Error("name", "is required");
         }
 
-        if (Positive("durationSeconds", scenario.DurationSeconds))
+        if (_checks.Positive("durationSeconds", scenario.DurationSeconds))
         {
-            AtMost("durationSeconds", scenario.DurationSeconds, ScenarioLimits.MaxDurationSeconds, "seconds (a week)");
+            _checks.AtMost("durationSeconds", scenario.DurationSeconds, ScenarioLimits.MaxDurationSeconds, "seconds (a week)");
         }
 
         if (!(scenario.WarmUpSeconds >= 0) || !double.IsFinite(scenario.WarmUpSeconds))
         {
-            Error("warmUpSeconds", $"must be >= 0, was {F(scenario.WarmUpSeconds)}");
+            _checks.Error("warmUpSeconds", $"must be >= 0, was {ScenarioChecks.F(scenario.WarmUpSeconds)}");
         }
         else if (scenario.WarmUpSeconds >= scenario.DurationSeconds)
         {
-            Error("warmUpSeconds", $"must be less than durationSeconds ({F(scenario.DurationSeconds)}), was {F(scenario.WarmUpSeconds)}");
+            _checks.Error("warmUpSeconds", $"must be less than durationSeconds ({ScenarioChecks.F(scenario.DurationSeconds)}), was {ScenarioChecks.F(scenario.WarmUpSeconds)}");
         }
 
         if (scenario.Network is { } network)
         {
             if (!(network.OneWayDelayMs >= 0) || !double.IsFinite(network.OneWayDelayMs))
             {
-                Error("network.oneWayDelayMs", $"must be >= 0, was {F(network.OneWayDelayMs)}");
+                _checks.Error("network.oneWayDelayMs", $"must be >= 0, was {ScenarioChecks.F(network.OneWayDelayMs)}");
             }
 
-            Positive("network.rpcTimeoutMs", network.RpcTimeoutMs);
+            _checks.Positive("network.rpcTimeoutMs", network.RpcTimeoutMs);
         }
 
         ValidateServices(scenario.Services);
-        if (!_services.ContainsKey(scenario.EntryService ?? string.Empty) && _services.Count > 0)
+        if (!_checks.Services.ContainsKey(scenario.EntryService ?? string.Empty) && _checks.Services.Count > 0)
         {
-            Error("entryService", $"unknown service '{scenario.EntryService}'; known: {Known(_services.Keys)}");
+            _checks.Error("entryService", $"unknown service '{scenario.EntryService}'; known: {ScenarioChecks.Known(_checks.Services.Keys)}");
         }
 
         ValidateRoutes(scenario.Routes);
-        ValidateWorkflows(scenario);
-        ValidateCallGraph();
-        ValidateWorkloads(scenario);
-        ValidateConfigurations(scenario.Configurations);
+        var workflows = new WorkflowValidator(_checks);
+        workflows.Validate(scenario);
+        workflows.ValidateCallGraph();
+        new WorkloadValidator(_checks).Validate(scenario);
+        new ConfigurationValidator(_checks).ValidateAll(scenario.Configurations);
         ValidateFaults(scenario);
-        return _errors;
+        return _checks.Errors;
     }
+
+    /// <summary>Validates a configuration on its own (one passed to a run rather than listed in the scenario).</summary>
+    public IReadOnlyList<ScenarioError> ValidateConfiguration(ConfigurationSpec configuration, string path, ScenarioSpec scenario) =>
+        new ConfigurationValidator(_checks).ValidateAlone(configuration, path, scenario);
 
     private void ValidateServices(IList<ServiceSpec>? services)
     {
         if (services is null || services.Count == 0)
         {
-            Error("services", "must list at least one service");
+            _checks.Error("services", "must list at least one service");
             return;
         }
 
@@ -86,30 +79,30 @@ internal sealed partial class ScenarioValidator
             var service = services[i];
             if (service is null)
             {
-                Error(path, "must not be null");
+                _checks.Error(path, "must not be null");
                 continue;
             }
 
-            if (Name(path + ".name", service.Name) && !_services.TryAdd(service.Name!, service))
+            if (_checks.Name(path + ".name", service.Name) && !_checks.Services.TryAdd(service.Name!, service))
             {
-                Error(path + ".name", $"duplicate service name '{service.Name}'");
+                _checks.Error(path + ".name", $"duplicate service name '{service.Name}'");
             }
 
-            if (AtLeast(path + ".instances", service.Instances, 1))
+            if (_checks.AtLeast(path + ".instances", service.Instances, 1))
             {
-                AtMost(path + ".instances", service.Instances, ScenarioLimits.MaxInstances, "instances");
+                _checks.AtMost(path + ".instances", service.Instances, ScenarioLimits.MaxInstances, "instances");
             }
 
             ValidateResources(path, service);
             if (service.Background is { } background)
             {
-                Positive(path + ".background.intervalMs", background.IntervalMs);
+                _checks.Positive(path + ".background.intervalMs", background.IntervalMs);
                 if (!(background.Probability >= 0 && background.Probability <= 1))
                 {
-                    Error(path + ".background.probability", $"must be in [0, 1], was {F(background.Probability)}");
+                    _checks.Error(path + ".background.probability", $"must be in [0, 1], was {ScenarioChecks.F(background.Probability)}");
                 }
 
-                Positive(path + ".background.factor", background.Factor);
+                _checks.Positive(path + ".background.factor", background.Factor);
             }
         }
     }
@@ -129,26 +122,26 @@ internal sealed partial class ScenarioValidator
             var resource = service.Resources[r];
             if (resource is null)
             {
-                Error(path, "must not be null");
+                _checks.Error(path, "must not be null");
                 continue;
             }
 
-            if (Name(path + ".name", resource.Name) && !names.Add(resource.Name!))
+            if (_checks.Name(path + ".name", resource.Name) && !names.Add(resource.Name!))
             {
-                Error(path + ".name", $"duplicate resource name '{resource.Name}' in service '{service.Name}'");
+                _checks.Error(path + ".name", $"duplicate resource name '{resource.Name}' in service '{service.Name}'");
             }
 
-            if (OneOf(path + ".kind", resource.Kind, ResourceKinds.All)
+            if (_checks.OneOf(path + ".kind", resource.Kind, ResourceKinds.All)
                 && resource.Kind is ResourceKinds.ThreadPool or ResourceKinds.ConnectionPool
                 && !pools.Add(resource.Kind))
             {
-                Error(path + ".kind", $"a service has at most one {resource.Kind}");
+                _checks.Error(path + ".kind", $"a service has at most one {resource.Kind}");
             }
 
-            AtLeast(path + ".capacity", resource.Capacity, 1);
-            AtMost(path + ".capacity", resource.Capacity, ScenarioLimits.MaxCapacity, "permits");
-            AtLeast(path + ".maxQueueLength", resource.MaxQueueLength, 0);
-            AtMost(path + ".maxQueueLength", resource.MaxQueueLength, ScenarioLimits.MaxQueueLength, "waiting sub-tasks");
+            _checks.AtLeast(path + ".capacity", resource.Capacity, 1);
+            _checks.AtMost(path + ".capacity", resource.Capacity, ScenarioLimits.MaxCapacity, "permits");
+            _checks.AtLeast(path + ".maxQueueLength", resource.MaxQueueLength, 0);
+            _checks.AtMost(path + ".maxQueueLength", resource.MaxQueueLength, ScenarioLimits.MaxQueueLength, "waiting sub-tasks");
         }
     }
 
@@ -165,51 +158,78 @@ internal sealed partial class ScenarioValidator
             var route = routes[i];
             if (route is null)
             {
-                Error(path, "must not be null");
+                _checks.Error(path, "must not be null");
                 continue;
             }
 
-            var fromKnown = KnownService(path + ".from", route.From);
-            var toKnown = KnownService(path + ".to", route.To);
-            if (fromKnown && toKnown && !_routes.TryAdd((route.From!, route.To!), route))
+            var fromKnown = _checks.KnownService(path + ".from", route.From);
+            var toKnown = _checks.KnownService(path + ".to", route.To);
+            if (fromKnown && toKnown && !_checks.Routes.TryAdd((route.From!, route.To!), route))
             {
-                Error(path, $"duplicate route from '{route.From}' to '{route.To}'");
+                _checks.Error(path, $"duplicate route from '{route.From}' to '{route.To}'");
             }
 
-            if (!OneOf(path + ".strategy", route.Strategy, RoutingStrategies.All))
+            if (!_checks.OneOf(path + ".strategy", route.Strategy, RoutingStrategies.All))
             {
                 continue;
             }
 
             if (route.Strategy == RoutingStrategies.ConsistentHash)
             {
-                AtLeast(path + ".virtualNodes", route.VirtualNodes, 1);
-                AtMost(path + ".virtualNodes", route.VirtualNodes, ScenarioLimits.MaxPlacement, "ring points per instance");
+                _checks.AtLeast(path + ".virtualNodes", route.VirtualNodes, 1);
+                _checks.AtMost(path + ".virtualNodes", route.VirtualNodes, ScenarioLimits.MaxPlacement, "ring points per instance");
             }
 
             if (route.Strategy == RoutingStrategies.Blocks)
             {
-                AtLeast(path + ".blocksPerPartition", route.BlocksPerPartition, 1);
-                AtMost(path + ".blocksPerPartition", route.BlocksPerPartition, ScenarioLimits.MaxPlacement, "blocks");
-                if (AtLeast(path + ".replication", route.Replication, 1) && toKnown && route.Replication > _services[route.To!].Instances)
+                _checks.AtLeast(path + ".blocksPerPartition", route.BlocksPerPartition, 1);
+                _checks.AtMost(path + ".blocksPerPartition", route.BlocksPerPartition, ScenarioLimits.MaxPlacement, "blocks");
+                if (_checks.AtLeast(path + ".replication", route.Replication, 1) && toKnown && route.Replication > _checks.Services[route.To!].Instances)
                 {
-                    Error(path + ".replication", $"must be <= the {_services[route.To!].Instances} instances of '{route.To}', was {route.Replication}");
+                    _checks.Error(path + ".replication", $"must be <= the {_checks.Services[route.To!].Instances} instances of '{route.To}', was {route.Replication}");
                 }
 
-                ReplicaSelector(path + ".replicaSelector", route.ReplicaSelector);
+                _checks.ReplicaSelector(path + ".replicaSelector", route.ReplicaSelector);
             }
         }
     }
 
-    private void ReplicaSelector(string path, string? name)
+    /// <summary>Injected faults.</summary>
+    private void ValidateFaults(ScenarioSpec scenario)
     {
-        if (string.Equals(name, ReplicaSelectorNames.Oracle, StringComparison.OrdinalIgnoreCase))
+        for (var i = 0; scenario.Faults is not null && i < scenario.Faults.Count; i++)
         {
-            Error(path, "'oracle' needs the true server state, which the topology runner does not feed it");
-        }
-        else
-        {
-            OneOf(path, name, _catalog.ReplicaSelectorNames, ignoreCase: true);
+            var path = $"faults[{i}]";
+            var fault = scenario.Faults[i];
+            if (fault is null)
+            {
+                _checks.Error(path, "must not be null");
+                continue;
+            }
+
+            _checks.OneOf(path + ".kind", fault.Kind, FaultKinds.All);
+            if (_checks.KnownService(path + ".service", fault.Service))
+            {
+                var service = _checks.Services[fault.Service!];
+                if (fault.Service == scenario.EntryService)
+                {
+                    _checks.Error(path + ".service", $"'{fault.Service}' is the entry service; faults go to services that other services call");
+                }
+                else if (fault.Instance < 0 || fault.Instance >= service.Instances)
+                {
+                    _checks.Error(path + ".instance", $"must be in 0-{service.Instances - 1} ({fault.Service} has {service.Instances} instances), was {fault.Instance}");
+                }
+            }
+
+            if (_checks.NonNegative(path + ".atSeconds", fault.AtSeconds) && !(fault.UntilSeconds > fault.AtSeconds))
+            {
+                _checks.Error(path + ".untilSeconds", $"must be greater than atSeconds ({ScenarioChecks.F(fault.AtSeconds)}), was {ScenarioChecks.F(fault.UntilSeconds)}");
+            }
+
+            if (fault.Kind == FaultKinds.Slow && !(fault.Factor > 0 && double.IsFinite(fault.Factor)))
+            {
+                _checks.Error(path + ".factor", $"must be > 0, was {ScenarioChecks.F(fault.Factor)}");
+            }
         }
     }
 }

@@ -7,42 +7,28 @@ namespace Cicero.Emulator.Traces;
 /// <summary>
 /// Reads a trace in the Cicero format (<c>traces/README.md</c>) one request at a time, in constant memory: one pooled
 /// 64 KiB buffer, fields parsed from UTF-8 spans, and tenant and operation names interned, so a file of any size
-/// allocates nothing per line once its names have been seen.
+/// allocates nothing per line once its names have been seen. The header is parsed by <see cref="TraceHeaderParser"/>,
+/// request lines by <see cref="TraceLineParser"/>.
 /// </summary>
 /// <remarks>
 /// Not thread-safe: one consumer reads it, synchronously (<see cref="TryRead"/>, <see cref="ReadAll"/>) or
 /// asynchronously (<see cref="ReadAllAsync"/>), not both at once. Every problem throws <see cref="TraceFormatException"/>
 /// naming the file, line and field.
 /// </remarks>
-public sealed partial class TraceReader : IDisposable
+public sealed class TraceReader : IDisposable
 {
     private readonly Utf8LineReader _lines;
-    private readonly NameInterner _names = new();
-    private Column[] _columns = [];
-    private TraceHeader? _header;
-    private bool _sawVersion;
-    private int _version;
-    private Dictionary<string, string>? _properties;
-    private double _previousArrivalMs;
+    private readonly TraceHeaderParser _header;
+    private TraceLineParser? _requests;
 
-    private TraceReader(Stream stream, string fileName, bool leaveOpen) =>
-        _lines = new Utf8LineReader(stream, fileName, leaveOpen);
-
-    private enum Column
+    private TraceReader(Stream stream, string fileName, bool leaveOpen)
     {
-        ArrivalMs,
-        Tenant,
-        Operation,
-        RequestBytes,
-        ResponseBytes,
-        FanOut,
-        AuthMs,
-        PsMs,
-        BsMs,
+        _lines = new Utf8LineReader(stream, fileName, leaveOpen);
+        _header = new TraceHeaderParser(_lines);
     }
 
     /// <summary>Gets the trace's header (version, columns, properties).</summary>
-    public TraceHeader Header => _header ?? throw new InvalidOperationException("The header has not been read.");
+    public TraceHeader Header => _header.Header ?? throw new InvalidOperationException("The header has not been read.");
 
     /// <summary>Gets the file's name as the reader was given it; it prefixes every error.</summary>
     public string FileName => _lines.FileName;
@@ -87,7 +73,7 @@ public sealed partial class TraceReader : IDisposable
         var reader = new TraceReader(stream, fileName, leaveOpen);
         try
         {
-            while (!reader.TryReadHeaderBuffered())
+            while (!reader.TryReadHeader())
             {
                 reader._lines.Fill();
             }
@@ -115,7 +101,7 @@ public sealed partial class TraceReader : IDisposable
         var reader = new TraceReader(stream, fileName, leaveOpen);
         try
         {
-            while (!reader.TryReadHeaderBuffered())
+            while (!reader.TryReadHeader())
             {
                 await reader._lines.FillAsync(cancellationToken).ConfigureAwait(false);
             }
@@ -207,6 +193,39 @@ public sealed partial class TraceReader : IDisposable
 
     /// <summary>Releases the buffer and, unless told to leave it open, the stream.</summary>
     public void Dispose() => _lines.Dispose();
+
+    /// <summary>Reads header lines from the buffer (<see cref="TraceHeaderParser"/>).</summary>
+    /// <returns><see langword="true"/> once the version and column lines have been read.</returns>
+    private bool TryReadHeader()
+    {
+        if (!_header.TryRead())
+        {
+            return false;
+        }
+
+        _requests ??= new TraceLineParser(_lines, _header.Columns);
+        return true;
+    }
+
+    private LineStatus TryReadBuffered(out TraceRequest request)
+    {
+        while (true)
+        {
+            var status = _lines.TryTakeLine(out var line);
+            if (status != LineStatus.Line)
+            {
+                request = default;
+                return status;
+            }
+
+            if (!CsvFields.IsBlankOrComment(line))
+            {
+                request = _requests!.Parse(line);
+                RequestsRead++;
+                return LineStatus.Line;
+            }
+        }
+    }
 
     private static FileStream OpenFile(string path, bool useAsync) =>
         new(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize: 1, useAsync ? FileOptions.Asynchronous | FileOptions.SequentialScan : FileOptions.SequentialScan);
