@@ -13,7 +13,7 @@ internal sealed class Cli : IDisposable
     private readonly StringBuilder _err = new();
     private readonly Lock _lock = new();
     private readonly TaskCompletionSource _firstLine = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly List<(string Text, TaskCompletionSource Seen)> _awaited = [];
+    private readonly List<(Func<string, bool> Matches, TaskCompletionSource<string> Seen)> _awaited = [];
 
     private Cli(IEnumerable<string> args, IReadOnlyDictionary<string, string>? environment)
     {
@@ -25,13 +25,13 @@ internal sealed class Cli : IDisposable
             UseShellExecute = false,
         };
 
-        // A shell without job control starts a background job ("dotnet test ... &") with SIGINT ignored, children inherit
-        // that, and .NET leaves an ignored signal ignored: the command would never see the Ctrl-C a test sends. coreutils'
-        // env puts the default disposition back before it runs the command.
-        if (InterruptIgnored())
+        // A shell without job control starts a background job ("dotnet test ... &") with SIGINT ignored (nohup-like
+        // wrappers may ignore more), children inherit that, and .NET leaves an ignored signal ignored: the command would
+        // never see the signal a test sends. coreutils' env puts the default dispositions back before it runs the command.
+        if (StopSignalsIgnored())
         {
             start.FileName = "env";
-            start.ArgumentList.Add("--default-signal=INT");
+            start.ArgumentList.Add("--default-signal=INT,TERM");
             start.ArgumentList.Add("dotnet");
         }
 
@@ -90,18 +90,18 @@ internal sealed class Cli : IDisposable
     /// <summary>Completes when the command has printed its first line of standard output.</summary>
     public Task FirstLineAsync(TimeSpan limit) => _firstLine.Task.WaitAsync(limit, TimeProvider.System);
 
-    /// <summary>Completes when a line of standard output contains <paramref name="text"/> (already printed or printed later).</summary>
-    public Task OutputAsync(string text, TimeSpan limit)
+    /// <summary>Completes with the first line of standard output (already printed or printed later) that <paramref name="matches"/> accepts.</summary>
+    public Task<string> LineAsync(Func<string, bool> matches, TimeSpan limit)
     {
-        var seen = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var seen = new TaskCompletionSource<string>(TaskCreationOptions.RunContinuationsAsynchronously);
         lock (_lock)
         {
-            if (_out.ToString().Contains(text, StringComparison.Ordinal))
+            if (_out.ToString().Split('\n').FirstOrDefault(matches) is { } printed)
             {
-                return Task.CompletedTask;
+                return Task.FromResult(printed);
             }
 
-            _awaited.Add((text, seen));
+            _awaited.Add((matches, seen));
         }
 
         return seen.Task.WaitAsync(limit, TimeProvider.System);
@@ -142,8 +142,8 @@ internal sealed class Cli : IDisposable
         _process.Dispose();
     }
 
-    // /proc/self/status's SigIgn is a hexadecimal mask of the ignored signals; SIGINT (2) is its second bit.
-    private static bool InterruptIgnored()
+    // /proc/self/status's SigIgn is a hexadecimal mask of the ignored signals, signal n at bit n - 1: SIGINT (2), SIGTERM (15).
+    private static bool StopSignalsIgnored()
     {
         const string Status = "/proc/self/status";
         if (!OperatingSystem.IsLinux() || !File.Exists(Status))
@@ -154,7 +154,7 @@ internal sealed class Cli : IDisposable
         var mask = File.ReadLines(Status).FirstOrDefault(line => line.StartsWith("SigIgn:", StringComparison.Ordinal))?["SigIgn:".Length..].Trim();
         return mask is not null
             && ulong.TryParse(mask, System.Globalization.NumberStyles.HexNumber, System.Globalization.CultureInfo.InvariantCulture, out var ignored)
-            && (ignored & 0x2) != 0;
+            && (ignored & ((1UL << 1) | (1UL << 14))) != 0;
     }
 
     private void Append(StringBuilder target, string? line, bool signal)
@@ -164,20 +164,20 @@ internal sealed class Cli : IDisposable
             return;
         }
 
-        List<TaskCompletionSource> seen = [];
+        List<TaskCompletionSource<string>> seen = [];
         lock (_lock)
         {
             target.Append(line).Append('\n');
             if (signal)
             {
-                seen.AddRange(_awaited.Where(awaited => line.Contains(awaited.Text, StringComparison.Ordinal)).Select(awaited => awaited.Seen));
+                seen.AddRange(_awaited.Where(awaited => awaited.Matches(line)).Select(awaited => awaited.Seen));
                 _awaited.RemoveAll(awaited => seen.Contains(awaited.Seen));
             }
         }
 
         foreach (var waiter in seen)
         {
-            waiter.TrySetResult();
+            waiter.TrySetResult(line);
         }
 
         if (signal)
