@@ -7,8 +7,8 @@ namespace Cicero.StorageTopology;
 
 /// <summary>
 /// Measures the host during live runs, whose servers and clients share this process: CPU used of all cores (by this
-/// process, and by the whole machine where Linux's /proc/stat says), the thread pool's queue, and how late a 100 ms
-/// wait ends. When the host itself is the bottleneck, differences between
+/// process, and by the whole machine where Linux's /proc/stat says, leaving out niced work that yields to this process),
+/// the thread pool's queue, and how late a 100 ms wait ends. When the host itself is the bottleneck, differences between
 /// configurations measure the machine, not the policies, and the verdict says so instead of naming a winner.
 /// </summary>
 internal sealed class HostMonitor : IDisposable
@@ -93,10 +93,14 @@ internal sealed class HostMonitor : IDisposable
 
         Summary = string.Create(
             CultureInfo.InvariantCulture,
-            $"CPU {100 * cpu:0}% of {Environment.ProcessorCount} cores by this process{(host is { } busy ? $", {100 * busy:0}% busy in all" : string.Empty)}, median timer lateness {late:0.0} ms, median thread-pool queue {queued:0.#} per core.");
+            $"CPU {100 * cpu:0}% of {Environment.ProcessorCount} cores by this process{(host is { } busy ? $", {100 * busy:0}% busy in all (lower-priority work aside)" : string.Empty)}, median timer lateness {late:0.0} ms, median thread-pool queue {queued:0.#} per core.");
         HostLimited = Judge(Math.Max(cpu, host ?? 0), late, queued);
         return this;
     }
+
+    /// <summary>What a live run's console says of the host, once <see cref="Finish"/> ran: the measurements, and no winner when it was the bottleneck.</summary>
+    public IReadOnlyList<string> Sentences() =>
+        HostLimited is null ? ["Host during the live runs: " + Summary] : ["Host during the live runs: " + Summary, "No winner: the host itself was the bottleneck. " + HostLimited];
 
     public void Dispose()
     {

@@ -66,7 +66,7 @@ internal sealed class ReplayExecution(
                 return CommandErrors.Report(errors, "Cannot write the report.", unwritable, ExitCodes.ReportFailed);
             }
 
-            files = ReportWriter.Write(firstRuns, settings.Output, new ReportOptions { Scenario = plan.Scenario, Runner = settings.Runner, Partial = partial, RepeatedRunsVerdict = sentences });
+            files = ReportWriter.Write(firstRuns, settings.Output, new ReportOptions { Scenario = plan.Scenario, Runner = settings.Runner, Partial = partial, RepeatedRunsVerdict = sentences, HostBottleneck = verdict.HostLimited });
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

@@ -193,6 +193,9 @@ internal static class StorageTopologyCommand
         var started = TimeProvider.System.GetTimestamp();
         List<TopologyRunResult> results;
         using var stop = new StopSignal();
+
+        // Live servers and clients share this machine: when it saturates, the report must not name a winner.
+        using var host = liveOptions is null ? null : HostMonitor.Start();
         try
         {
             results = liveOptions is null ? new SimulatedRunner(console, catalog).Run(scenario, stop.Token).Results : new LiveRunner(console, liveOptions, catalog).Run(scenario, stop.Token);
@@ -226,7 +229,7 @@ internal static class StorageTopologyCommand
                 return CommandErrors.Report(errors, "Cannot write the report.", replaced, ExitCodes.ReportFailed);
             }
 
-            files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario, Runner = settings.Runner, Partial = partial });
+            files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario, Runner = settings.Runner, Partial = partial, HostBottleneck = host?.Finish().HostLimited });
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -236,6 +239,11 @@ internal static class StorageTopologyCommand
         var total = TimeProvider.System.GetElapsedTime(started);
 
         console.Write(ResultTable.Build(results));
+        foreach (var sentence in host?.Finish().Sentences() ?? [])
+        {
+            console.Profile.Out.Writer.WriteLine(sentence);
+        }
+
         console.MarkupLine(string.Create(
             CultureInfo.InvariantCulture,
             $"Ran in {simulated.TotalSeconds:F1} s, report written in {(total - simulated).TotalSeconds:F1} s."));

@@ -86,6 +86,31 @@ public sealed class NoiseVerdictTests
         Assert.Null(HostMonitor.Judge(cpu: 0.3, medianLateMs: 1, medianQueuedPerCore: 0));
     }
 
+    [Fact]
+    public void HostNotLimited_KeepsTheWinner()
+    {
+        var verdict = NoiseVerdict.Of(
+            [("baseline", [Run("baseline", ("W", 0.4, 900))]), ("rc", [Run("rc", ("W", 1, 50))])],
+            HostMonitor.Judge(cpu: 0.6, medianLateMs: 5, medianQueuedPerCore: 1));
+
+        Assert.Equal("rc", verdict.Winner);
+        Assert.DoesNotContain(verdict.Sentences(), s => s.Contains("bottleneck", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public void HostCpu_NicedWorkBesideTheRun_IsNotBusyUnlessTheRunIsNicedToo()
+    {
+        // Five seconds of a 2-core host: 1 tick user, 678 nice, 82 system, 234 idle (a niced build beside a live run).
+        var start = HostCpu.Parse("cpu  2108060 207595 203620 4010885 1852 0 2029 915 0 0", countNiced: false)!.Value;
+        var end = HostCpu.Parse("cpu  2108061 208273 203702 4011119 1852 0 2030 915 0 0", countNiced: false)!.Value;
+        var nicedStart = HostCpu.Parse("cpu  2108060 207595 203620 4010885 1852 0 2029 915 0 0", countNiced: true)!.Value;
+        var nicedEnd = HostCpu.Parse("cpu  2108061 208273 203702 4011119 1852 0 2030 915 0 0", countNiced: true)!.Value;
+
+        Assert.InRange(end.BusySince(start), 0.08, 0.09);
+        Assert.InRange(nicedEnd.BusySince(nicedStart), 0.76, 0.77);
+        Assert.Null(HostCpu.Parse("cpu  1 2", countNiced: false));
+    }
+
     private static TopologyRunResult Run(string configuration, params (string Workflow, double Goodput, double P99)[] workflows) => new()
     {
         Scenario = "synthetic",

@@ -71,7 +71,7 @@ internal static class HtmlReport
             html.Append("</ul>\n<p class=\"note\">Ranges are the lowest and highest over the runs; a configuration wins only where its range clears every other's. The sections below show the first run of each configuration.</p>\n");
         }
 
-        AppendVerdict(html, runs);
+        AppendVerdict(html, runs, options.HostBottleneck);
         if (runs.Count > 0)
         {
             var first = runs[0];
@@ -111,10 +111,17 @@ internal static class HtmlReport
             .Append(" (also <code>").Append(E(figure.Id)).Append(".png</code>).</figcaption>\n</figure>\n");
     }
 
-    private static void AppendVerdict(StringBuilder html, IReadOnlyList<TopologyRunResult> runs)
+    private static void AppendVerdict(StringBuilder html, IReadOnlyList<TopologyRunResult> runs, string? hostBottleneck)
     {
-        var verdict = ReportVerdict.Of(runs);
         html.Append("<h2>Verdict</h2>\n<div class=\"verdict\">\n");
+        if (hostBottleneck is not null)
+        {
+            // A saturated host distorts every configuration's figures its own way: naming a best one would mislead.
+            html.Append("<p>No winner: the host itself was the bottleneck. ").Append(E(hostBottleneck)).Append("</p>\n</div>\n");
+            return;
+        }
+
+        var verdict = ReportVerdict.Of(runs);
         foreach (var sentence in verdict.Summary)
         {
             html.Append("<p>").Append(E(sentence)).Append("</p>\n");

@@ -33,4 +33,12 @@ public sealed class ReportOptions
     /// </summary>
     /// <value>None: the report judges the runs it shows alone.</value>
     public IReadOnlyList<string>? RepeatedRunsVerdict { get; set; }
+
+    /// <summary>
+    /// Gets or sets why the host itself was the bottleneck of a live run (its CPUs saturated, timers late, the thread pool
+    /// queued): the differences between configurations then measure the machine, so the verdict names no best
+    /// configuration and says this instead.
+    /// </summary>
+    /// <value>None: the host was not measured, or was not the bottleneck.</value>
+    public string? HostBottleneck { get; set; }
 }

@@ -181,6 +181,28 @@ public sealed partial class ReportWriterTests(ReportFixture fixture) : IClassFix
     }
 
     [Fact]
+    public void Html_HostBottleneck_NamesNoBestConfiguration()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "cicero-report-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            var files = ReportWriter.Write(fixture.Runs, folder, new ReportOptions { Scenario = fixture.Scenario, Runner = "live", WritePng = false, HostBottleneck = "the CPUs were 97% busy" });
+            var html = File.ReadAllText(files.Html);
+            var unsaturated = File.ReadAllText(fixture.Files.Html);
+            var best = System.Net.WebUtility.HtmlEncode(Cicero.Emulator.Reports.Verdicts.ReportVerdict.Of(fixture.Runs).Summary[0]);
+
+            Assert.Contains("<p>No winner: the host itself was the bottleneck. the CPUs were 97% busy</p>", html, StringComparison.Ordinal);
+            Assert.DoesNotContain(best, html, StringComparison.Ordinal);
+            Assert.Contains(best, unsaturated, StringComparison.Ordinal);
+            Assert.DoesNotContain("No winner: the host", unsaturated, StringComparison.Ordinal);
+        }
+        finally
+        {
+            System.IO.Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
     public void Write_SameRunsTwice_GivesIdenticalFiles()
     {
         var again = Path.Combine(Path.GetTempPath(), "cicero-report-" + Guid.NewGuid().ToString("N"));
