@@ -9,8 +9,6 @@ namespace Cicero.StorageTopology;
 /// <summary>Runs an import on a worker thread with a bar over the input's bytes (a line per tenth when piped).</summary>
 internal static class ImportProgress
 {
-    private static readonly TimeSpan PollInterval = TimeSpan.FromMilliseconds(100);
-
     /// <summary>Imports <paramref name="input"/> into <paramref name="output"/>, showing how much of the input has been read.</summary>
     public static TraceImportSummary Run(IAnsiConsole console, string format, string input, string output)
     {
@@ -24,35 +22,13 @@ internal static class ImportProgress
         }
 
         var name = Path.GetFileName(input);
-        if (!ConsoleFactory.IsInteractive(console))
-        {
-            var reported = 0L;
-            while (!((IAsyncResult)work).AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(1)))
-            {
-                var tenth = 10 * read.Value / length;
-                if (tenth > reported && tenth < 10)
-                {
-                    reported = tenth;
-                    console.Profile.Out.Writer.WriteLine(string.Create(CultureInfo.InvariantCulture, $"import: {10 * tenth}% of {name} read ({read.Value / 1e6:0.#} of {length / 1e6:0.#} MB)"));
-                }
-            }
-
-            return work.GetAwaiter().GetResult();
-        }
-
-        console.Progress()
-            .AutoClear(false)
-            .Columns(new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(), new DownloadedColumn(), new TransferSpeedColumn(), new RemainingTimeColumn())
-            .Start(context =>
-            {
-                var task = context.AddTask(Markup.Escape($"Importing {name}"), maxValue: length);
-                while (!((IAsyncResult)work).AsyncWaitHandle.WaitOne(PollInterval))
-                {
-                    task.Value = Math.Min(read.Value, length);
-                }
-
-                task.Value = length;
-            });
-        return work.GetAwaiter().GetResult();
+        return ProgressDisplay.Follow(
+            console,
+            work,
+            read,
+            length,
+            $"Importing {name}",
+            [new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(), new DownloadedColumn(), new TransferSpeedColumn(), new RemainingTimeColumn()],
+            percent => string.Create(CultureInfo.InvariantCulture, $"import: {percent}% of {name} read ({read.Value / 1e6:0.#} of {length / 1e6:0.#} MB)"));
     }
 }
