@@ -172,6 +172,49 @@ public sealed class ReplayTests
         Assert.False(File.Exists(folder.File("report.html")));
     }
 
+    [RootFact]
+    public void OutputThatIsADevice_IsRefusedAndLeftAsItWas()
+    {
+        // Device nodes this test makes in its own folder (the null device's numbers), never a real /dev entry.
+        using var folder = new TempFolder();
+        var trace = InProcess.Trace(folder, requests: 50, perSecond: 10, bsMs: 2);
+        var device = folder.File("device.csv");
+        var report = folder.File("report");
+        Directory.CreateDirectory(report);
+        var inReport = Path.Combine(report, "summary.csv");
+        MakeCharacterDevice(device);
+        MakeCharacterDevice(inReport);
+
+        var import = InProcess.Run("import", "-f", "meta-kv", "-i", trace, "-o", device);
+        var replayOnto = InProcess.Run("replay", "-t", trace, "--seeds", "1", "-o", device);
+        var replayInto = InProcess.Run("replay", "-t", trace, "--seeds", "1", "-o", report);
+
+        Assert.Equal(5, import.ExitCode);
+        Assert.Contains("is a character device, not a regular file; refusing to replace it", import.Err, StringComparison.Ordinal);
+        Assert.Equal(5, replayOnto.ExitCode);
+        Assert.Contains("is a character device, not a directory", replayOnto.Err, StringComparison.Ordinal);
+        Assert.Equal(5, replayInto.ExitCode);
+        Assert.Contains("'summary.csv' is a character device, not a regular file", replayInto.Err, StringComparison.Ordinal);
+        Assert.Equal("character special file", FileType(device));
+        Assert.Equal("character special file", FileType(inReport));
+        Assert.False(File.Exists(Path.Combine(report, "report.html")));
+    }
+
+    private static void MakeCharacterDevice(string path)
+    {
+        using var mknod = Process.Start("mknod", [path, "c", "1", "3"]);
+        mknod.WaitForExit();
+        Assert.Equal(0, mknod.ExitCode);
+    }
+
+    private static string FileType(string path)
+    {
+        using var stat = Process.Start(new ProcessStartInfo("stat", ["--format=%F", path]) { RedirectStandardOutput = true });
+        var type = stat!.StandardOutput.ReadToEnd().Trim();
+        stat.WaitForExit();
+        return type;
+    }
+
     /// <summary>A topology not in the repository: 1 FE, 1 Auth, 2 PS, 3 BS with 4 disks each, and the given configuration.</summary>
     private static string SmallTopology(string configuration) => $$"""
         {
