@@ -128,7 +128,7 @@ internal sealed class ReplayExecution(
                 var list = runs[c].Runs;
                 each(label, task =>
                 {
-                    var result = RunOne(configuration, seed, task, stop);
+                    var result = RunOne(configuration, seed, label, task, stop);
                     list.Add(result);
                     return result;
                 });
@@ -136,7 +136,8 @@ internal sealed class ReplayExecution(
         }
     }
 
-    private TopologyRunResult RunOne(ConfigurationSpec configuration, int seed, ProgressTask? task, CancellationToken stop)
+    // task: the run's bar; null when piped, where a line per tenth of the requests offered stands in for it.
+    private TopologyRunResult RunOne(ConfigurationSpec configuration, int seed, string label, ProgressTask? task, CancellationToken stop)
     {
         if (Live)
         {
@@ -147,11 +148,15 @@ internal sealed class ReplayExecution(
         var offered = new LatestProgress();
         var replay = new SimulatedReplayOptions { ClosedLoopClients = settings.Clients ?? 0, SpeedUp = settings.SpeedUp ?? 1, Seed = seed, Progress = offered };
         var run = Task.Run(() => SimulatedReplay.Run(plan, configuration, replay, catalog, stop), CancellationToken.None);
+        if (task is null)
+        {
+            return ProgressDisplay.FollowPiped(console, run, offered, Math.Max(1, plan.RequestCount), percent => $"{label}: {percent}% of the requests offered");
+        }
 
         // Waiting on the handle rather than the task leaves a failure to GetResult, which rethrows it unwrapped.
         while (!((IAsyncResult)run).AsyncWaitHandle.WaitOne(PollInterval))
         {
-            task?.Value = Math.Min(offered.Value, task.MaxValue * 0.999);
+            task.Value = Math.Min(offered.Value, task.MaxValue * 0.999);
         }
 
         return run.GetAwaiter().GetResult();
