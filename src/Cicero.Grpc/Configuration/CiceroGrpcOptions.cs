@@ -49,15 +49,13 @@ public sealed class CiceroGrpcOptions
     /// <summary>
     /// Gets or sets a value indicating whether a call that carries a trusted Cicero context (a hop of a request another
     /// service admitted at its entry) is also admitted here: held to this instance's rate σ and judged by its drop
-    /// policy. When <see langword="false"/> such a hop is only counted (its arrival per caller and its admission, which
-    /// the rates this instance announces upstream are computed from), and the workflow is throttled only where it
-    /// enters, as the emulator's simulator models it: on generated healthy topologies that refuses nothing a local cut
-    /// of a few intervals would have refused, but in the live 10x-flood test under FIFO the compliant tenants lost 16-19%
-    /// of their requests without the back ends' own admission (docs/decisions/0018). Calls without a context (and
-    /// untrusted ones at an entry point) are always admitted.
+    /// policy. When <see langword="false"/> (the default, and what the emulator's simulator does through the same code
+    /// path, docs/decisions/0021) such a hop is only counted (its arrival per caller and its admission, from which the
+    /// rates this instance announces upstream are computed), and the workflow is throttled where it enters. Calls
+    /// without a context (and untrusted ones at an entry point) are always admitted.
     /// </summary>
-    /// <value><see langword="true"/>.</value>
-    public bool ThrottleInteriorCalls { get; set; } = true;
+    /// <value><see langword="false"/>.</value>
+    public bool ThrottleInteriorCalls { get; set; } = Cicero.Admission.AdmissionControllerExtensions.ThrottleInteriorHopsByDefault;
 
     /// <summary>Gets or sets a value indicating whether requests over the rate wait in the admission queue (bounded) rather than fail at once.</summary>
     public bool QueueForAdmission { get; set; } = true;

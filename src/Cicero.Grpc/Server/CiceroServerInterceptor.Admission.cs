@@ -22,19 +22,9 @@ public sealed partial class CiceroServerInterceptor
         request.Operation = context.Method;
         var untrusted = isEntry && !IsTrusted(context);
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
-        if (!isEntry && !_options.ThrottleInteriorCalls)
-        {
-            // Admitted at its entry and configured to be throttled only there (limits reach the entry as σ′): counted.
-            _runtime.Admission.Count(request, caller);
-            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, default, now));
-        }
-
-        if (!_options.QueueForAdmission)
-        {
-            return new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, _runtime.Admission.TryAdmit(request, caller, now), now));
-        }
-
-        var admission = _runtime.Admission.AdmitAsync(request, caller, now, context.CancellationToken);
+        // Decision 0021: the one admission path the simulator takes too. An interior hop is counted unless
+        // ThrottleInteriorCalls holds it to this instance's σ as well.
+        var admission = _runtime.Admission.AdmitHopAsync(request, caller, isEntry, _options.ThrottleInteriorCalls, _options.QueueForAdmission, now, context.CancellationToken);
         return admission.IsCompletedSuccessfully
             ? new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, admission.Result, now))
             : AwaitAdmissionAsync(admission, context, activity, request, isEntry, untrusted);

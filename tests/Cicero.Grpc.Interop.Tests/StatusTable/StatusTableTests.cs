@@ -265,7 +265,7 @@ public sealed class StatusTableTests
     }
 
     private static Task<TestServer> StartRefusingLeafAsync() => TestServer.StartAsync(
-        // Interior calls are admitted (σ and the drop policy) while ThrottleInteriorCalls is on, the default (decision 0018).
+        // Interior calls are admitted (σ and the drop policy) while ThrottleInteriorCalls is on (off by default, decision 0021).
         services => services.AddCicero(o => { o.ServiceName = "leaf"; o.IsEntryPoint = false; o.ThrottleInteriorCalls = true; })
             .ConfigurePolicies(p => p.AddDropPolicy(RefuseAllDropPolicy.Factory))
             .UseDropPolicy(RefuseAllDropPolicy.Name),

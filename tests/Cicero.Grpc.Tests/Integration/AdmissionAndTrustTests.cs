@@ -159,7 +159,7 @@ public sealed class AdmissionAndTrustTests
     [Fact]
     public async Task A_dropped_downstream_call_is_this_services_resource_exhausted_downstream_dropped()
     {
-        // A leaf that holds interior calls to its σ too (the default; with ThrottleInteriorCalls off it only counts them).
+        // A leaf that holds interior calls to its σ too (ThrottleInteriorCalls on; by default it only counts them, decision 0021).
         await using var leaf = await StartAsync(isEntryPoint: false, _ => { }, throttleInterior: true);
         leaf.Services.GetRequiredService<CiceroRuntime>().Admission.Configure(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         await using var entry = await TestHost.StartProbeAsync(

@@ -11,8 +11,8 @@ using Grpc.Core;
 namespace Cicero.Grpc.Tests.Interceptors;
 
 /// <summary>
-/// A hop of a request admitted at its entry is admitted again by default, and only counted with
-/// <see cref="Configuration.CiceroGrpcOptions.ThrottleInteriorCalls"/> off (docs/decisions/0018); a call without a
+/// A hop of a request admitted at its entry is only counted by default, and admitted again with
+/// <see cref="Configuration.CiceroGrpcOptions.ThrottleInteriorCalls"/> on (docs/decisions/0021); a call without a
 /// context is held to σ either way.
 /// </summary>
 public sealed class InteriorAdmissionTests
@@ -46,9 +46,25 @@ public sealed class InteriorAdmissionTests
     }
 
     [Fact]
-    public async Task InteriorCall_OverTheRate_IsRefused_ByDefault()
+    public async Task InteriorCall_OverTheRate_IsCountedAndServed_ByDefault()
     {
+        // Decision 0021: a workflow is throttled where it enters; the simulator takes the same path with the same default.
         using var cicero = Interior(throttle: null);
+        var handled = 0;
+
+        for (var i = 0; i < 3; i++)
+        {
+            await cicero.Interceptor.UnaryServerHandler("ping", CallFromUpstream(cicero), Handler(() => handled++));
+        }
+
+        Assert.False(new Configuration.CiceroGrpcOptions().ThrottleInteriorCalls);
+        Assert.Equal(3, handled);
+    }
+
+    [Fact]
+    public async Task InteriorCall_OverTheRate_IsRefused_WhenInteriorCallsAreThrottled()
+    {
+        using var cicero = Interior(throttle: true);
         var handled = 0;
 
         await cicero.Interceptor.UnaryServerHandler("ping", CallFromUpstream(cicero), Handler(() => handled++));

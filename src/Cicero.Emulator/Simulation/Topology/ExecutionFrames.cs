@@ -110,9 +110,15 @@ internal sealed class Handler : LeaseFrame, IStepParent
         ArrivedAt = Instance.Simulation.Now;
         if (!_isEntry)
         {
-            // Interior hops are counted, not admitted (docs/decisions/0018): the call Cicero.Grpc's server interceptor
-            // makes with ThrottleInteriorCalls off, so α and the callers' shares are measured by one code path.
-            Instance.Admission.Count(Context, _caller);
+            // Cicero.Grpc's server interceptor admits a hop through this same call with the same default (decision 0021):
+            // an interior hop is counted, so α and the callers' shares are measured by one code path.
+            var hop = Instance.Admission.AdmitHopAsync(Context, _caller, isEntry: false, AdmissionControllerExtensions.ThrottleInteriorHopsByDefault, queue: false, now: null, CancellationToken.None);
+            // Without a queue the hop's admission is decided at once.
+            if (hop.IsCompleted && hop.GetAwaiter().GetResult() is { IsAdmitted: false } refused)
+            {
+                Done(Outcome.Dropped(refused.Reason));
+                return;
+            }
         }
 
         var pool = Instance.Service.ThreadPool;
