@@ -76,6 +76,7 @@ internal sealed class Handler : LeaseFrame, IStepParent
     private SubtaskLease _thread;
     private long _threadAt;
     private int _next;
+    private ValueTask<AdmissionResult> _pendingHop;
 
     public Handler(SimInstance instance, SimRequest request, RequestContext context, PlanStep[] body, IHandlerParent parent, string? caller, bool isEntry, bool inline = false)
     {
@@ -112,15 +113,39 @@ internal sealed class Handler : LeaseFrame, IStepParent
         {
             // Cicero.Grpc's server interceptor admits a hop through this same call with the same default (decision 0021):
             // an interior hop is counted, so α and the callers' shares are measured by one code path.
-            var hop = Instance.Admission.AdmitHopAsync(Context, _caller, isEntry: false, AdmissionControllerExtensions.ThrottleInteriorHopsByDefault, queue: false, now: null, CancellationToken.None);
-            // Without a queue the hop's admission is decided at once.
-            if (hop.IsCompleted && hop.GetAwaiter().GetResult() is { IsAdmitted: false } refused)
+            var hop = Instance.Admission.AdmitHopAsync(Context, _caller, isEntry: false, AdmissionControllerExtensions.ThrottleInteriorHopsByDefault, queue: true, now: null, CancellationToken.None);
+            if (!hop.IsCompleted)
+            {
+                _pendingHop = hop;
+                hop.ConfigureAwait(false).GetAwaiter().UnsafeOnCompleted(OnHopReady);
+                return;
+            }
+
+            if (hop.GetAwaiter().GetResult() is { IsAdmitted: false } refused)
             {
                 Done(Outcome.Dropped(refused.Reason));
                 return;
             }
         }
 
+        Serve();
+    }
+
+    private void OnHopReady()
+    {
+        var pending = _pendingHop;
+        _pendingHop = default;
+        if (pending.GetAwaiter().GetResult() is { IsAdmitted: false } refused)
+        {
+            Done(Outcome.Dropped(refused.Reason));
+            return;
+        }
+
+        Serve();
+    }
+
+    private void Serve()
+    {
         var pool = Instance.Service.ThreadPool;
         if (pool >= 0 && !Inline)
         {
@@ -353,7 +378,7 @@ internal sealed class EntryFrame(SimInstance instance, SimRequest request) : IHa
         }
 
         request.Context = context;
-        var admit = instance.Admission.AdmitAsync(context);
+        var admit = instance.Admission.AdmitHopAsync(context, caller: null, isEntry: true, AdmissionControllerExtensions.ThrottleInteriorHopsByDefault, queue: true, now: null, CancellationToken.None);
         if (admit.IsCompleted)
         {
             OnAdmission(admit.GetAwaiter().GetResult());
