@@ -155,7 +155,7 @@ public sealed partial class AdmissionController
         _timer.Change(TimeSpan.FromTicks(Math.Max(1, ticks)), Timeout.InfiniteTimeSpan);
     }
 
-    private static void RecordOutcome(WorkflowSlot slot, WorkflowModel? model, DropReason reason)
+    internal static void RecordOutcome(WorkflowSlot slot, WorkflowModel? model, DropReason reason)
     {
         var workflowTag = new KeyValuePair<string, object?>(CiceroTelemetry.WorkflowTag, slot.Id.Value);
         if (reason == DropReason.None)

@@ -68,11 +68,15 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
         _timeProvider = timeProvider ?? TimeProvider.System;
         _timestampFrequency = _timeProvider.TimestampFrequency;
         _limiters = new WorkflowLimiter?[registry.SlotCapacity];
+        InteriorShares = new InteriorShareGate(registry, model);
         _timer = _timeProvider.CreateTimer(static state => ((AdmissionController)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
     }
 
     /// <summary>Gets the workflow registry.</summary>
     public WorkflowRegistry Registry { get; }
+
+    /// <summary>Gets the interior hops' counter and their gate at the local fair share (decision 0022).</summary>
+    internal InteriorShareGate InteriorShares { get; }
 
     /// <summary>Admits the request now or rejects it; never waits.</summary>
     /// <param name="context">The request.</param>
@@ -93,14 +97,7 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
     /// </summary>
     /// <param name="context">The request.</param>
     /// <param name="caller">The calling process, if known.</param>
-    public void Count(RequestContext context, string? caller = null)
-    {
-        ArgumentNullException.ThrowIfNull(context);
-        var slot = Registry.Resolve(context);
-        var workflowModel = _model?.Get(slot);
-        workflowModel?.RecordArrival(caller);
-        RecordOutcome(slot, workflowModel, DropReason.None);
-    }
+    public void Count(RequestContext context, string? caller = null) => InteriorShares.Count(context, caller);
 
     /// <summary>Admits the request, waiting in the workflow's bounded queue for a token if the drop policy allows.</summary>
     /// <param name="context">The request.</param>

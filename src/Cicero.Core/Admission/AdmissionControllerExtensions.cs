@@ -37,36 +37,35 @@ public static class AdmissionControllerExtensions
     }
 
     /// <summary>
-    /// Admits one hop of a request under Cicero's admission semantics (docs/decisions/0021), the one code path of
+    /// Admits one hop of a request under Cicero's admission semantics (docs/decisions/0022), the one code path of
     /// Cicero.Grpc's server interceptor and of the emulator's simulator: a request is admitted against σ (and judged by
-    /// the drop policy) where it enters; an interior hop of a request admitted upstream is only counted
-    /// (<see cref="AdmissionController.Count(RequestContext, string?)"/>), so its limits reach the entry as σ′, unless
-    /// <paramref name="throttleInterior"/> holds interior hops to this instance's σ as well.
+    /// the drop policy) where it enters; an interior hop of a request admitted upstream is handled as
+    /// <paramref name="interior"/> says (<see cref="DefaultInteriorAdmission"/> by default).
     /// </summary>
     /// <param name="admission">The controller.</param>
     /// <param name="context">The request.</param>
     /// <param name="caller">The calling process, if known.</param>
     /// <param name="isEntry">Whether the request enters the system here (no context came with it).</param>
-    /// <param name="throttleInterior">Whether an interior hop is admitted against σ too; <see cref="ThrottleInteriorHopsByDefault"/> by default.</param>
+    /// <param name="interior">What an interior hop gets: counted, refused above its local fair share, or admitted.</param>
     /// <param name="queue">Whether a request over the rate may wait in the workflow's bounded queue; when <see langword="false"/> the result is always complete.</param>
     /// <param name="now">A timestamp of the controller's clock, or null to read it.</param>
     /// <param name="cancellationToken">Cancels a wait.</param>
-    /// <returns>Admitted (a counted hop always is), or the reason for the rejection.</returns>
+    /// <returns>Admitted, or the reason for the rejection.</returns>
     public static ValueTask<AdmissionResult> AdmitHopAsync(
         this AdmissionController admission,
         RequestContext context,
         string? caller,
         bool isEntry,
-        bool throttleInterior,
+        InteriorAdmission interior,
         bool queue,
         long? now,
         CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(admission);
-        if (!isEntry && !throttleInterior)
+        if (!isEntry && (interior == InteriorAdmission.Count || (interior == InteriorAdmission.LocalFairShare && !admission.InteriorShares.IsArmed(context))))
         {
-            admission.Count(context, caller);
-            return new ValueTask<AdmissionResult>(AdmissionResult.Admitted);
+            // Counted, unless it sends more than its fair share to a local bottleneck now (then σ here is that share).
+            return new ValueTask<AdmissionResult>(admission.InteriorShares.Count(context, caller));
         }
 
         return queue
@@ -75,9 +74,8 @@ public static class AdmissionControllerExtensions
     }
 
     /// <summary>
-    /// Gets a value indicating whether interior hops are held to σ by default: <see langword="false"/>, a workflow is
-    /// throttled where it enters (docs/decisions/0021). Cicero.Grpc's <c>ThrottleInteriorCalls</c> and the emulator's
-    /// simulator both start from this value.
+    /// Gets what an interior hop gets by default: <see cref="InteriorAdmission.LocalFairShare"/> (docs/decisions/0022).
+    /// Cicero.Grpc's <c>InteriorCalls</c> and the emulator's simulator both start from this value.
     /// </summary>
-    public static bool ThrottleInteriorHopsByDefault => false;
+    public static InteriorAdmission DefaultInteriorAdmission => InteriorAdmission.LocalFairShare;
 }

@@ -137,8 +137,7 @@ public sealed partial class RateAdaptationController : IDisposable
                 var slot = registry[i];
                 var workflowModel = _model.Find(i);
                 var downstream = workflowModel is null ? double.PositiveInfinity : AggregateDownstream(workflowModel, now);
-                // Unmeasured demand (a cold model, a caller that records only admissions) is no evidence that σ′ is
-                // far above it: the downstream's limit is kept.
+                // Unmeasured demand (a cold model, a caller recording only admissions) is no evidence σ′ is far above it.
                 var demand = workflowModel is null ? 0 : Math.Max(workflowModel.ArrivalRate, workflowModel.AdmittedRate);
                 _downstream[i] = demand > 0 && downstream > _options.DownstreamHeadroom * demand ? double.PositiveInfinity : downstream;
                 _inputs.SetWorkflow(i, new WorkflowRateInputs(
@@ -176,6 +175,7 @@ public sealed partial class RateAdaptationController : IDisposable
                 changed |= !_stepped[i] || !announced.Equals(_announced[i]);
                 _announced[i] = announced;
                 _stepped[i] = true;
+                _admission?.InteriorShares.Arm(registry[i].Index, LocalBottleneckShare.Holds(_inputs, i, local[i]));
             }
 
             RecordStatuses(now);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
+using Cicero.Admission;
 using Cicero.Grpc.Classification;
 using Cicero.Policies.Dropping;
 using Cicero.Policies.RateLimiting;
@@ -47,15 +48,15 @@ public sealed class CiceroGrpcOptions
     public Func<ServerCallContext, Cicero.Workflows.WorkflowId, TimeSpan?>? DeadlineSelector { get; set; }
 
     /// <summary>
-    /// Gets or sets a value indicating whether a call that carries a trusted Cicero context (a hop of a request another
-    /// service admitted at its entry) is also admitted here: held to this instance's rate σ and judged by its drop
-    /// policy. When <see langword="false"/> (the default, and what the emulator's simulator does through the same code
-    /// path, docs/decisions/0021) such a hop is only counted (its arrival per caller and its admission, from which the
-    /// rates this instance announces upstream are computed), and the workflow is throttled where it enters. Calls
-    /// without a context (and untrusted ones at an entry point) are always admitted.
+    /// Gets or sets what this service does with a call that carries a trusted Cicero context (a hop of a request another
+    /// service admitted at its entry; docs/decisions/0022): by default it is counted (its arrival per caller and its
+    /// admission, from which the rates announced upstream are computed), and refused only above the workflow's local fair
+    /// share while a local resource it loads is congested. <see cref="InteriorAdmission.Full"/> holds it to this
+    /// instance's σ and drop policy as at an entry. The emulator's simulator takes the same path with the same default.
+    /// Calls without a context (and untrusted ones at an entry point) are always admitted.
     /// </summary>
-    /// <value><see langword="false"/>.</value>
-    public bool ThrottleInteriorCalls { get; set; } = Cicero.Admission.AdmissionControllerExtensions.ThrottleInteriorHopsByDefault;
+    /// <value><see cref="InteriorAdmission.LocalFairShare"/>.</value>
+    public InteriorAdmission InteriorCalls { get; set; } = AdmissionControllerExtensions.DefaultInteriorAdmission;
 
     /// <summary>Gets or sets a value indicating whether requests over the rate wait in the admission queue (bounded) rather than fail at once.</summary>
     public bool QueueForAdmission { get; set; } = true;

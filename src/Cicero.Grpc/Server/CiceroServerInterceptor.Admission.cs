@@ -22,9 +22,8 @@ public sealed partial class CiceroServerInterceptor
         request.Operation = context.Method;
         var untrusted = isEntry && !IsTrusted(context);
         CiceroActivities.SetWorkflow(activity, request.Workflow, _tags);
-        // Decision 0021: the one admission path the simulator takes too. An interior hop is counted unless
-        // ThrottleInteriorCalls holds it to this instance's σ as well.
-        var admission = _runtime.Admission.AdmitHopAsync(request, caller, isEntry, _options.ThrottleInteriorCalls, _options.QueueForAdmission, now, context.CancellationToken);
+        // Decision 0022: the one admission path the simulator takes too; InteriorCalls says what an interior hop gets.
+        var admission = _runtime.Admission.AdmitHopAsync(request, caller, isEntry, _options.InteriorCalls, _options.QueueForAdmission, now, context.CancellationToken);
         return admission.IsCompletedSuccessfully
             ? new ValueTask<AdmittedCall>(Admitted(context, activity, request, isEntry, untrusted, admission.Result, now))
             : AwaitAdmissionAsync(admission, context, activity, request, isEntry, untrusted);

@@ -9,7 +9,7 @@ using Cicero.Emulator.Simulation.Topology;
 namespace Cicero.Emulator.Tests.Live;
 
 /// <summary>
-/// The sim/live differential test of the one admission semantics (docs/decisions/0021): the same generated topologies
+/// The sim/live differential test of the one admission semantics (docs/decisions/0022): the same generated topologies
 /// run in the simulator and live over loopback gRPC (Cicero.Grpc's interceptor, the same <c>AdmitHopAsync</c> path),
 /// and each workflow's admitted, refused (offered − admitted) and completed counts, as fractions of what it offered,
 /// agree within 10 percentage points.

@@ -265,8 +265,8 @@ public sealed class StatusTableTests
     }
 
     private static Task<TestServer> StartRefusingLeafAsync() => TestServer.StartAsync(
-        // Interior calls are admitted (σ and the drop policy) while ThrottleInteriorCalls is on (off by default, decision 0021).
-        services => services.AddCicero(o => { o.ServiceName = "leaf"; o.IsEntryPoint = false; o.ThrottleInteriorCalls = true; })
+        // Interior calls are admitted (σ and the drop policy) with InteriorCalls = Full (decision 0022).
+        services => services.AddCicero(o => { o.ServiceName = "leaf"; o.IsEntryPoint = false; o.InteriorCalls = Cicero.Admission.InteriorAdmission.Full; })
             .ConfigurePolicies(p => p.AddDropPolicy(RefuseAllDropPolicy.Factory))
             .UseDropPolicy(RefuseAllDropPolicy.Name),
         app =>

@@ -159,8 +159,8 @@ public sealed class AdmissionAndTrustTests
     [Fact]
     public async Task A_dropped_downstream_call_is_this_services_resource_exhausted_downstream_dropped()
     {
-        // A leaf that holds interior calls to its σ too (ThrottleInteriorCalls on; by default it only counts them, decision 0021).
-        await using var leaf = await StartAsync(isEntryPoint: false, _ => { }, throttleInterior: true);
+        // A leaf that holds interior calls to its σ too (InteriorCalls = Full; by default it counts them, decision 0022).
+        await using var leaf = await StartAsync(isEntryPoint: false, _ => { }, fullInterior: true);
         leaf.Services.GetRequiredService<CiceroRuntime>().Admission.Configure(Tenant, new RateLimiterProperties(Rate: 0.001, Burst: 1, QueueLimit: 0));
         await using var entry = await TestHost.StartProbeAsync(
             o => o.Classifier = WorkflowClassifiers.Fixed(Tenant),
@@ -211,12 +211,12 @@ public sealed class AdmissionAndTrustTests
         return new Metadata { { CiceroMetadataKeys.Context, codec.Encode(context) } };
     }
 
-    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false, bool throttleInterior = true) => TestHost.StartProbeAsync(
+    private static Task<TestHost> StartAsync(bool isEntryPoint, Action<RequestContext> onRequest, bool trust = false, bool fullInterior = true) => TestHost.StartProbeAsync(
         o =>
         {
             o.IsEntryPoint = isEntryPoint;
             o.TrustIncomingContext = trust;
-            o.ThrottleInteriorCalls = throttleInterior;
+            o.InteriorCalls = fullInterior ? InteriorAdmission.Full : InteriorAdmission.LocalFairShare;
             o.Classifier = WorkflowClassifiers.Fixed(Tenant);
         },
         new ProbeHandlers

@@ -11,9 +11,10 @@ using Grpc.Core;
 namespace Cicero.Grpc.Tests.Interceptors;
 
 /// <summary>
-/// A hop of a request admitted at its entry is only counted by default, and admitted again with
-/// <see cref="Configuration.CiceroGrpcOptions.ThrottleInteriorCalls"/> on (docs/decisions/0021); a call without a
-/// context is held to σ either way.
+/// A hop of a request admitted at its entry is counted by default (refused only above its local fair share while a local
+/// resource is congested, which never happens here), and admitted again with
+/// <see cref="Configuration.CiceroGrpcOptions.InteriorCalls"/> = <see cref="InteriorAdmission.Full"/>
+/// (docs/decisions/0022); a call without a context is held to σ either way.
 /// </summary>
 public sealed class InteriorAdmissionTests
 {
@@ -23,9 +24,9 @@ public sealed class InteriorAdmissionTests
     public InteriorAdmissionTests() => _clock.Advance(TimeSpan.FromHours(1));
 
     [Fact]
-    public async Task InteriorCall_OverTheRate_IsCountedAndServed_WhenInteriorCallsAreNotThrottled()
+    public async Task InteriorCall_OverTheRate_IsCountedAndServed_WhenInteriorCallsAreCounted()
     {
-        using var cicero = Interior(throttle: false);
+        using var cicero = Interior(InteriorAdmission.Count);
         var handled = 0;
 
         for (var i = 0; i < 5; i++)
@@ -48,8 +49,8 @@ public sealed class InteriorAdmissionTests
     [Fact]
     public async Task InteriorCall_OverTheRate_IsCountedAndServed_ByDefault()
     {
-        // Decision 0021: a workflow is throttled where it enters; the simulator takes the same path with the same default.
-        using var cicero = Interior(throttle: null);
+        // Decision 0022: over σ but not over a local fair share (no local resource is congested): counted and served.
+        using var cicero = Interior(interior: null);
         var handled = 0;
 
         for (var i = 0; i < 3; i++)
@@ -57,14 +58,14 @@ public sealed class InteriorAdmissionTests
             await cicero.Interceptor.UnaryServerHandler("ping", CallFromUpstream(cicero), Handler(() => handled++));
         }
 
-        Assert.False(new Configuration.CiceroGrpcOptions().ThrottleInteriorCalls);
+        Assert.Equal(InteriorAdmission.LocalFairShare, new Configuration.CiceroGrpcOptions().InteriorCalls);
         Assert.Equal(3, handled);
     }
 
     [Fact]
-    public async Task InteriorCall_OverTheRate_IsRefused_WhenInteriorCallsAreThrottled()
+    public async Task InteriorCall_OverTheRate_IsRefused_WhenInteriorCallsAreAdmittedInFull()
     {
-        using var cicero = Interior(throttle: true);
+        using var cicero = Interior(InteriorAdmission.Full);
         var handled = 0;
 
         await cicero.Interceptor.UnaryServerHandler("ping", CallFromUpstream(cicero), Handler(() => handled++));
@@ -79,7 +80,7 @@ public sealed class InteriorAdmissionTests
     [Fact]
     public async Task CallWithoutAContext_IsHeldToTheRate_AtAnInteriorService()
     {
-        using var cicero = Interior(throttle: false, classifier: "checkout");
+        using var cicero = Interior(InteriorAdmission.Count, classifier: "checkout");
         var handled = 0;
 
         await cicero.Interceptor.UnaryServerHandler("ping", new TestServerCallContext(), Handler(() => handled++));
@@ -96,15 +97,15 @@ public sealed class InteriorAdmissionTests
         return Task.FromResult(request);
     };
 
-    /// <summary>An interior service; <paramref name="throttle"/> <see langword="null"/> keeps the default.</summary>
-    private CiceroServices Interior(bool? throttle, string classifier = "own")
+    /// <summary>An interior service; <paramref name="interior"/> <see langword="null"/> keeps the default.</summary>
+    private CiceroServices Interior(InteriorAdmission? interior, string classifier = "own")
     {
         var cicero = new CiceroServices(
             o =>
             {
                 o.IsEntryPoint = false;
                 o.QueueForAdmission = false;
-                o.ThrottleInteriorCalls = throttle ?? o.ThrottleInteriorCalls;
+                o.InteriorCalls = interior ?? o.InteriorCalls;
                 o.Classifier = WorkflowClassifiers.Fixed(classifier);
             },
             _clock);

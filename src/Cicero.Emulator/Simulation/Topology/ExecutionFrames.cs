@@ -111,9 +111,9 @@ internal sealed class Handler : LeaseFrame, IStepParent
         ArrivedAt = Instance.Simulation.Now;
         if (!_isEntry)
         {
-            // Cicero.Grpc's server interceptor admits a hop through this same call with the same default (decision 0021):
+            // Cicero.Grpc's server interceptor admits a hop through this same call with the same default (decision 0022):
             // an interior hop is counted, so α and the callers' shares are measured by one code path.
-            var hop = Instance.Admission.AdmitHopAsync(Context, _caller, isEntry: false, AdmissionControllerExtensions.ThrottleInteriorHopsByDefault, queue: true, now: null, CancellationToken.None);
+            var hop = Instance.Admission.AdmitHopAsync(Context, _caller, isEntry: false, AdmissionControllerExtensions.DefaultInteriorAdmission, queue: true, now: null, CancellationToken.None);
             if (!hop.IsCompleted)
             {
                 _pendingHop = hop;
@@ -378,7 +378,7 @@ internal sealed class EntryFrame(SimInstance instance, SimRequest request) : IHa
         }
 
         request.Context = context;
-        var admit = instance.Admission.AdmitHopAsync(context, caller: null, isEntry: true, AdmissionControllerExtensions.ThrottleInteriorHopsByDefault, queue: true, now: null, CancellationToken.None);
+        var admit = instance.Admission.AdmitHopAsync(context, caller: null, isEntry: true, AdmissionControllerExtensions.DefaultInteriorAdmission, queue: true, now: null, CancellationToken.None);
         if (admit.IsCompleted)
         {
             OnAdmission(admit.GetAwaiter().GetResult());
