@@ -75,7 +75,7 @@ public static class AdmissionControllerExtensions
 
     /// <summary>
     /// Gets what an interior hop gets by default: <see cref="InteriorAdmission.LocalFairShare"/> (docs/decisions/0022).
-    /// Cicero.Grpc's <c>InteriorCalls</c> and the emulator's simulator both start from this value.
+    /// Cicero.Grpc's <c>InteriorCalls</c> starts from this value.
     /// </summary>
     public static InteriorAdmission DefaultInteriorAdmission => InteriorAdmission.LocalFairShare;
 }

@@ -52,7 +52,7 @@ public sealed class CiceroGrpcOptions
     /// service admitted at its entry; docs/decisions/0022): by default it is counted (its arrival per caller and its
     /// admission, from which the rates announced upstream are computed), and refused only above the workflow's local fair
     /// share while a local resource it loads is congested. <see cref="InteriorAdmission.Full"/> holds it to this
-    /// instance's σ and drop policy as at an entry. The emulator's simulator takes the same path with the same default.
+    /// instance's σ and drop policy as at an entry. The emulator's simulator takes the same code path.
     /// Calls without a context (and untrusted ones at an entry point) are always admitted.
     /// </summary>
     /// <value><see cref="InteriorAdmission.LocalFairShare"/>.</value>

@@ -111,9 +111,10 @@ internal sealed class Handler : LeaseFrame, IStepParent
         ArrivedAt = Instance.Simulation.Now;
         if (!_isEntry)
         {
-            // Cicero.Grpc's server interceptor admits a hop through this same call with the same default (decision 0022):
-            // an interior hop is counted, so α and the callers' shares are measured by one code path.
-            var hop = Instance.Admission.AdmitHopAsync(Context, _caller, isEntry: false, AdmissionControllerExtensions.DefaultInteriorAdmission, queue: true, now: null, CancellationToken.None);
+            // Cicero.Grpc's server interceptor admits a hop through this same call (decision 0022). The simulator still
+            // counts interior hops: its reproductions of the dissertation (5.3.1 G, 5.3.5, Table 5.4) and the overload-hold
+            // test are pinned to that until they are re-measured under LocalFairShare, the library's default.
+            var hop = Instance.Admission.AdmitHopAsync(Context, _caller, isEntry: false, InteriorAdmission.Count, queue: true, now: null, CancellationToken.None);
             if (!hop.IsCompleted)
             {
                 _pendingHop = hop;
