@@ -11,7 +11,6 @@ namespace Cicero.Reproduction;
 internal static class ReproduceCommand
 {
     private const int InvalidArguments = 2;
-    private const int CheckedClaimMissed = 3;
 
     public static int Run(string[] args, TextWriter output, TextWriter errors)
     {
@@ -31,7 +30,8 @@ internal static class ReproduceCommand
                 "azure-llm:" + Path.Combine("..", "shared", "traces-public", "azure-public-dataset", "AzureLLMInferenceTrace_code.csv"),
             ],
         };
-        var reduced = new Option<bool>("--reduced") { Description = "CI size: 2 seeds, fewer configurations; prints the claims without writing the document." };
+        var reduced = new Option<bool>("--reduced") { Description = "CI size: 3 seeds, fewer configurations, the block sample only in the sweep; writes results/reproduction/reduced/ (what CI compares against) and leaves the document alone." };
+        var results = new Option<string?>("--results") { Description = "Where the section result files go: results/reproduction by default, results/reproduction/reduced with --reduced." };
         var only = new Option<string[]>("--only")
         {
             Description = "Run only these studies: c3, deadline, sweep (Table 5.4 across permits, traces and seeds), scenarios.",
@@ -47,7 +47,7 @@ internal static class ReproduceCommand
         sectionIds.AcceptOnlyFromAmong([.. SectionNames]);
         var root = new RootCommand("Regenerates the tables of docs/reproduction.md from runs: the C3 simulation study, Table 5.4, and the embedded reproduction scenarios.")
         {
-            document, trace, sweepTraces, reduced, only, sectionIds,
+            document, trace, sweepTraces, reduced, results, only, sectionIds,
         };
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
@@ -91,6 +91,14 @@ internal static class ReproduceCommand
             sweep.Add(new SweepTrace(Path.GetFileNameWithoutExtension(value[(colon + 1)..]), format, value[(colon + 1)..], format == "meta-block" ? 4 : 1));
         }
 
+        // CI regenerates the reduced results with the block sample only (Azure's 8,819 requests would triple its cost).
+        if (isReduced && parse.GetResult(sweepTraces) is null)
+        {
+            sweep.RemoveAll(t => t.Format != "meta-block");
+        }
+
+        var resultsPath = parse.GetValue(results) ?? (isReduced ? ReproductionResults.ReducedDirectory : ReproductionResults.FullDirectory);
+
         var settings = new ReproductionSettings
         {
             SweepTraces = sweep,
@@ -110,13 +118,19 @@ internal static class ReproduceCommand
             var done = run(settings);
             sections.AddRange(done);
 
-            // Each study's tables go in as soon as it ends, so a later failure does not lose an hour of runs.
+            // Each study's results are written as soon as it ends, so a later failure does not lose an hour of runs.
+            foreach (var section in done)
+            {
+                ReproductionResults.Write(resultsPath, section);
+            }
+
+            output.WriteLine($"Wrote the {name} results to " + Path.GetFullPath(resultsPath));
             if (!isReduced)
             {
                 try
                 {
-                    File.WriteAllText(documentPath, ReproductionDocument.Fill(File.ReadAllText(documentPath), done));
-                    output.WriteLine($"Wrote the {name} sections to " + Path.GetFullPath(documentPath));
+                    ReproductionPages.Render(documentPath, ReproductionResults.Read(resultsPath));
+                    output.WriteLine("Rendered " + Path.GetFullPath(documentPath) + " and its tables page from the results");
                 }
                 catch (FormatException ex)
                 {
@@ -129,17 +143,12 @@ internal static class ReproduceCommand
         var claims = sections.SelectMany(s => s.Claims).ToList();
         foreach (var claim in claims)
         {
-            output.WriteLine($"{claim.Verdict,-10} {(claim.Checked ? "checked" : "       ")} {claim.Id}: paper {claim.Paper} | ours {claim.Ours}");
+            output.WriteLine($"{ReproductionDocument.Word(claim.Verdict),-14} {claim.Id}: paper {claim.Paper} | ours {claim.Ours}");
         }
 
         output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{claims.Count(c => c.Holds)} of {claims.Count} claims hold; ran in {clock.Elapsed.TotalSeconds:0} s."));
-        var regressions = claims.Where(c => c.Checked && !c.Holds).Select(c => c.Id).ToList();
-        if (regressions.Count > 0)
-        {
-            errors.WriteLine("error: checked claims no longer hold: " + string.Join(", ", regressions));
-            return CheckedClaimMissed;
-        }
-
+        // An honest "fails" is a result, not an error: the command exits 0 whenever it ran. CI guards the checked claims
+        // (ReproductionClaimsTests) and the committed results (ReproductionPageTests).
         return 0;
     }
 

@@ -60,9 +60,20 @@ public static class ReproductionDocument
         var text = new StringBuilder("| claim | paper | ours | verdict | why |\n|---|---|---|---|---|\n");
         foreach (var claim in claims)
         {
-            text.Append(CultureInfo.InvariantCulture, $"| {claim.Claim} | {claim.Paper} | {claim.Ours} | **{claim.Verdict.ToString().ToLowerInvariant()}** | {claim.Reason} |\n");
+            text.Append(CultureInfo.InvariantCulture, $"| {claim.Claim} | {claim.Paper} | {claim.Ours} | **{Word(claim.Verdict)}** | {claim.Reason} |\n");
         }
 
         return text.ToString();
     }
+
+    /// <summary>Gets the word a verdict is printed as: holds, holds (beaten), fails or tie.</summary>
+    /// <param name="verdict">The verdict.</param>
+    /// <returns>The word.</returns>
+    public static string Word(ReproductionVerdict verdict) => verdict switch
+    {
+        ReproductionVerdict.Reproduced => "holds",
+        ReproductionVerdict.Beaten => "holds (beaten)",
+        ReproductionVerdict.Missed => "fails",
+        _ => "tie",
+    };
 }

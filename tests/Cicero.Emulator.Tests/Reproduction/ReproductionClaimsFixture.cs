@@ -21,3 +21,10 @@ public sealed class ReproductionClaimsFixture
 
     public IReadOnlyList<ReproductionSection> Sections { get; }
 }
+
+/// <summary>The claims and page tests share one reduced run (a class fixture would run it once per class).</summary>
+[CollectionDefinition(Name)]
+public sealed class ReducedReproductionRun : ICollectionFixture<ReproductionClaimsFixture>
+{
+    public const string Name = "reproduction at reduced size";
+}

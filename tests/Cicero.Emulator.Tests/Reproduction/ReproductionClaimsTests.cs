@@ -10,7 +10,8 @@ namespace Cicero.Emulator.Tests.Reproduction;
 /// The claims docs/reproduction.md judges, at reduced size: every claim the studies mark as checked must hold, and the
 /// document must have a place for every section the generator writes.
 /// </summary>
-public sealed class ReproductionClaimsTests(ReproductionClaimsFixture fixture, ITestOutputHelper output) : IClassFixture<ReproductionClaimsFixture>
+[Collection(ReducedReproductionRun.Name)]
+public sealed class ReproductionClaimsTests(ReproductionClaimsFixture fixture, ITestOutputHelper output)
 {
     [Fact]
     public void EveryCheckedClaim_HoldsAtReducedSize()
