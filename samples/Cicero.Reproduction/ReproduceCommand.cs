@@ -31,6 +31,7 @@ internal static class ReproduceCommand
             ],
         };
         var reduced = new Option<bool>("--reduced") { Description = "CI size: 3 seeds, fewer configurations, the block sample only in the sweep; writes results/reproduction/reduced/ (what CI compares against) and leaves the document alone." };
+        var renderOnly = new Option<bool>("--render") { Description = "Run nothing: render docs/reproduction.md and its tables page from the result files." };
         var results = new Option<string?>("--results") { Description = "Where the section result files go: results/reproduction by default, results/reproduction/reduced with --reduced." };
         var only = new Option<string[]>("--only")
         {
@@ -47,7 +48,7 @@ internal static class ReproduceCommand
         sectionIds.AcceptOnlyFromAmong([.. SectionNames]);
         var root = new RootCommand("Regenerates the tables of docs/reproduction.md from runs: the C3 simulation study, Table 5.4, and the embedded reproduction scenarios.")
         {
-            document, trace, sweepTraces, reduced, results, only, sectionIds,
+            document, trace, sweepTraces, reduced, results, renderOnly, only, sectionIds,
         };
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
@@ -69,6 +70,21 @@ internal static class ReproduceCommand
         {
             errors.WriteLine($"error: --doc: '{documentPath}' does not exist (run from the repository root, or pass --doc).");
             return InvalidArguments;
+        }
+
+        if (parse.GetValue(renderOnly))
+        {
+            try
+            {
+                ReproductionPages.Render(documentPath, ReproductionResults.Read(parse.GetValue(results) ?? ReproductionResults.FullDirectory));
+                output.WriteLine("Rendered " + Path.GetFullPath(documentPath) + " and its tables page from the results");
+                return 0;
+            }
+            catch (FormatException ex)
+            {
+                errors.WriteLine("error: " + ex.Message);
+                return InvalidArguments;
+            }
         }
 
         if (studies.Contains("deadline") && !File.Exists(tracePath))
