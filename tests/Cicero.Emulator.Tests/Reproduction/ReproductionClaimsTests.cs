@@ -37,7 +37,8 @@ public sealed class ReproductionClaimsTests(ReproductionClaimsFixture fixture, I
     [Fact]
     public void TheDocument_HasMarkersForEveryGeneratedSection()
     {
-        var path = Path.Combine(Path.GetDirectoryName(TraceTestFiles.RepositoryTraces)!, "docs", "reproduction.md");
+        // The sections' tables live on the generated tables page; docs/reproduction.md holds only the claims.
+        var path = ReproductionPages.TablesPath(Path.Combine(Path.GetDirectoryName(TraceTestFiles.RepositoryTraces)!, "docs", "reproduction.md"));
         var document = File.ReadAllText(path);
 
         var filled = ReproductionDocument.Fill(document, fixture.Sections);
