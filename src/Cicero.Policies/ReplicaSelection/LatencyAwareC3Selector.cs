@@ -43,6 +43,7 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
 
     private readonly C3Options _options;
     private readonly double _halfLifeTicks;
+    private readonly double _ticksPerMillisecond;
 
     /// <summary>Creates the selector.</summary>
     /// <param name="options">Score options (the exponent b, n, the EWMA weight); the rate options are not used.</param>
@@ -54,6 +55,7 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
         options.Validate();
         _options = options;
         _halfLifeTicks = AgeingHalfLife.TotalSeconds * timestampFrequency;
+        _ticksPerMillisecond = timestampFrequency / 1000.0;
     }
 
     /// <summary>Creates a factory under the name "c3".</summary>
@@ -101,7 +103,8 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
 
             var own = LoadOf(replica);
             var others = total - own;
-            var score = Score(replica, others <= 0 ? own : (squares - (own * own)) / others, now);
+            var othersRise = OthersRise(replicas, i, now);
+            var score = Score(replica, others <= 0 ? own : (squares - (own * own)) / others, othersRise, now);
             if (best < 0 || score < bestScore)
             {
                 best = i;
@@ -131,9 +134,21 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
         // first answer after a quiet spell (a probe of a replica judged slow) counts as much as the spell says.
         var unheard = now - stats.LastHeard;
         var kept = stats.HasFeedback && unheard > _halfLifeTicks ? Math.Pow(0.5, unheard / _halfLifeTicks) : 1;
+        var before = stats.HasFeedback ? stats.Latency : double.NaN;
         Fold(ref stats.Wait, response - service, kept);
         Fold(ref stats.ServiceTime, service, kept);
         Fold(ref stats.QueueSize, Math.Max(0, feedback.QueueSize), kept);
+
+        // The floor of the common-mode correction is the estimate before the current run of rising answers began.
+        var rising = stats.Latency > before;
+        if (!(rising && stats.Rising))
+        {
+            stats.Floor = double.IsNaN(before) ? stats.Latency : before;
+        }
+
+        stats.Rising = rising;
+        stats.RiseAtAnswer = 1;
+        stats.AnswerWindow = (long)(response * _ticksPerMillisecond);
         stats.HasFeedback = true;
         stats.LastHeard = now;
     }
@@ -141,9 +156,10 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
     /// <summary>Gets a replica's score in milliseconds, aged as at <paramref name="now"/>; lower is better; before any feedback, only the load term (0 at or under the usual load).</summary>
     /// <param name="replica">The replica.</param>
     /// <param name="meanLoad">The load a request meets on average on the group's other live replicas, L̄ = Σ L² / Σ L.</param>
+    /// <param name="othersRise">The rise still going on among the other replicas (1: none), for the common-mode correction.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns>Ψ = R · max(1, L / L̄)^b, halved per <see cref="AgeingHalfLife"/> the replica has been idle and unheard.</returns>
-    internal double Score(ReplicaState replica, double meanLoad, long now)
+    internal double Score(ReplicaState replica, double meanLoad, double othersRise, long now)
     {
         var relative = Math.Max(1, LoadOf(replica) / meanLoad);
         var penalty = _options.ScoreExponent == 3 ? relative * relative * relative : Math.Pow(relative, _options.ScoreExponent);
@@ -153,10 +169,63 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
             return penalty - 1;
         }
 
-        var service = stats.ServiceTime.Value;
-        var score = (stats.Wait.Value + service) * penalty;
+        var score = CommonModeCorrected(stats, othersRise) * penalty;
         var unheard = now - stats.LastHeard;
         return replica.Outstanding == 0 && unheard > _halfLifeTicks ? score * Math.Pow(0.5, unheard / _halfLifeTicks) : score;
+    }
+
+    /// <summary>
+    /// The replica's latency estimate R with the common-mode part of its last answers taken out. When the other
+    /// replicas' estimates rose together with this replica's last answers (the highest rise of another replica heard
+    /// while those calls came back, <c>riseAtAnswer</c>) and have stopped rising since, those answers were slow for
+    /// everyone, as when the host pauses and every call in flight comes back late: the estimate is divided by that rise
+    /// (times the rise still going on), never under what it was before those answers. A replica left idle after a pause
+    /// would otherwise keep its inflated estimate until the ageing retries it, 1-2 s later, while its calls go to the
+    /// other replicas and, once their brake fires, to the slow one (issue 35). Rises are compared, not levels, so a
+    /// replica slow on its own (the slow one, a far zone) neither caps the others' level nor is excused by it, and a
+    /// replica whose answers rose while the others' did not keeps them.
+    /// </summary>
+    private static double CommonModeCorrected(Stats stats, double othersRise)
+    {
+        var latency = stats.Latency;
+        if (!(stats.RiseAtAnswer > othersRise))
+        {
+            return latency;
+        }
+
+        return Math.Min(latency, Math.Max(stats.Floor, latency * othersRise / stats.RiseAtAnswer));
+    }
+
+    /// <summary>
+    /// The rise still going on among the other replicas heard since this replica's last call was sent (its idle
+    /// replicas' old estimates are no evidence either way), for a replica whose last answers raised its estimate (1 for
+    /// any other, which has nothing to correct). While the calls in flight with that answer come back (for as long after
+    /// it as it took; in a host pause they come back together, in any order) the highest rise seen is kept. O(n) for
+    /// such a replica only, so a pick stays O(n) but in the moments after a rise.
+    /// </summary>
+    private static double OthersRise(ReadOnlySpan<ReplicaState> replicas, int index, long now)
+    {
+        if (replicas[index].SelectorState is not Stats { HasFeedback: true } stats || stats.Rise <= 1)
+        {
+            return 1;
+        }
+
+        var sent = stats.LastHeard - stats.AnswerWindow;
+        var rise = 1.0;
+        for (var j = 0; j < replicas.Length; j++)
+        {
+            if (j != index && !replicas[j].IsDown && replicas[j].SelectorState is Stats { HasFeedback: true } other && other.LastHeard >= sent)
+            {
+                rise = Math.Max(rise, other.Rise);
+            }
+        }
+
+        if (now - stats.LastHeard <= stats.AnswerWindow && rise > stats.RiseAtAnswer)
+        {
+            stats.RiseAtAnswer = rise;
+        }
+
+        return rise;
     }
 
     /// <summary>Folds a sample into an EWMA whose old value keeps only <paramref name="kept"/> of its usual weight.</summary>
@@ -200,6 +269,24 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
         public bool HasFeedback { get; set; }
 
         public long LastHeard { get; set; } = now;
+
+        /// <summary>Gets the latency estimate R = (R − S) + S in milliseconds.</summary>
+        public double Latency => Wait.Value + ServiceTime.Value;
+
+        /// <summary>Gets or sets the estimate before the current run of rising answers: the common-mode correction's floor.</summary>
+        public double Floor { get; set; }
+
+        /// <summary>Gets or sets whether the last answer raised the estimate.</summary>
+        public bool Rising { get; set; }
+
+        /// <summary>Gets how far the current run of rising answers has raised the estimate (1: not rising).</summary>
+        public double Rise => Latency > Floor && Floor > 0 ? Latency / Floor : 1;
+
+        /// <summary>Gets or sets the highest rise of another replica seen within <see cref="AnswerWindow"/> of the last answer (1: none).</summary>
+        public double RiseAtAnswer { get; set; } = 1;
+
+        /// <summary>Gets or sets how long after the last answer the others' level is still recorded: that answer's response time, in ticks.</summary>
+        public long AnswerWindow { get; set; }
 
         // Mutable structs updated in place, so fields rather than properties.
         public Ewma Wait = new(WaitWeight);
