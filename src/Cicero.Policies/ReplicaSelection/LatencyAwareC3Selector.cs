@@ -44,6 +44,7 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
     private readonly C3Options _options;
     private readonly double _halfLifeTicks;
     private readonly double _ticksPerMillisecond;
+    private Ewma _commonWait = new(WaitWeight);
 
     /// <summary>Creates the selector.</summary>
     /// <param name="options">Score options (the exponent b, n, the EWMA weight); the rate options are not used.</param>
@@ -56,6 +57,9 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
         _options = options;
         _halfLifeTicks = AgeingHalfLife.TotalSeconds * timestampFrequency;
         _ticksPerMillisecond = timestampFrequency / 1000.0;
+
+        // From 0, so the first answer's wait counts as its replica's own until others are heard (a cold start).
+        _commonWait.Update(0);
     }
 
     /// <summary>Creates a factory under the name "c3".</summary>
@@ -135,7 +139,13 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
         var unheard = now - stats.LastHeard;
         var kept = stats.HasFeedback && unheard > _halfLifeTicks ? Math.Pow(0.5, unheard / _halfLifeTicks) : 1;
         var before = stats.HasFeedback ? stats.Latency : double.NaN;
-        Fold(ref stats.Wait, response - service, kept);
+        // The wait outside the handler is kept as its excess over the wait of every answer this client hears (the
+        // common wait): the client's scheduling is common to all replicas, so a replica heard rarely (the slow one,
+        // retried by the ageing) is ranked with today's common wait, not with the one of its last answer.
+        var wait = response - service;
+        var excess = wait - _commonWait.Value;
+        _commonWait.Update(wait);
+        Fold(ref stats.Wait, excess, kept);
         Fold(ref stats.ServiceTime, service, kept);
         Fold(ref stats.QueueSize, Math.Max(0, feedback.QueueSize), kept);
 
@@ -169,7 +179,8 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
             return penalty - 1;
         }
 
-        var score = CommonModeCorrected(stats, othersRise) * penalty;
+        var latency = Math.Max(stats.ServiceTime.Value, CommonModeCorrected(stats, othersRise) + _commonWait.Value);
+        var score = latency * penalty;
         var unheard = now - stats.LastHeard;
         return replica.Outstanding == 0 && unheard > _halfLifeTicks ? score * Math.Pow(0.5, unheard / _halfLifeTicks) : score;
     }
@@ -270,7 +281,7 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
 
         public long LastHeard { get; set; } = now;
 
-        /// <summary>Gets the latency estimate R = (R − S) + S in milliseconds.</summary>
+        /// <summary>Gets the replica's own latency estimate in milliseconds: S plus its wait in excess of the common wait.</summary>
         public double Latency => Wait.Value + ServiceTime.Value;
 
         /// <summary>Gets or sets the estimate before the current run of rising answers: the common-mode correction's floor.</summary>
