@@ -20,7 +20,9 @@ namespace Cicero.Policies.ReplicaSelection;
 /// paper's rule sent calls to the slow replica whenever the fast ones had a few in flight (issue 35: 5-11% of calls,
 /// p999 at the slow replica's latency). Here latency decides, and the cubic load term only brakes herding: it is 1 for
 /// a replica holding no more than the usual load and cannot starve an idle replica. A server that queues shows its
-/// queue in R − S (the wait before its handler) or, without server feedback (S = R), in R.
+/// queue in R − S (the wait before its handler) or, without server feedback (S = R), in R. R − S is kept as its
+/// excess over the client's common wait (all answers) and a rise common to the other replicas is taken out of a
+/// replica's last answers (decision 0019, 2026-11-29), so a host pause does not reorder the replicas.
 /// </para>
 /// <para>
 /// A replica with nothing outstanding whose last answer is older than <see cref="AgeingHalfLife"/> has its score
