@@ -19,9 +19,10 @@ internal static class RunResults
     /// </summary>
     /// <param name="metrics">The run's counts.</param>
     /// <param name="inputs">What the runner measured besides the counts.</param>
+    /// <param name="leaveOutLongIdle">Whether the per-second series leaves out long idle stretches (<see cref="IdleGap.LongIdleSeconds"/>): a replay's span follows its trace, not the run's size.</param>
     /// <returns>The result.</returns>
     /// <exception cref="ConservationException">A request was lost or counted twice, or is still in flight.</exception>
-    public static TopologyRunResult Build(RunMetrics metrics, RunResultInputs inputs)
+    public static TopologyRunResult Build(RunMetrics metrics, RunResultInputs inputs, bool leaveOutLongIdle = false)
     {
         var name = inputs.Configuration;
         foreach (var counters in metrics.Workflows)
@@ -45,6 +46,7 @@ internal static class RunResults
         var window = inputs.WindowSeconds;
         var workflows = new List<WorkflowRunResult>();
         var series = new List<WorkflowSecond>();
+        var idle = leaveOutLongIdle ? IdleGap.LongIdleSeconds(metrics.Workflows) : [];
         foreach (var counters in metrics.Workflows)
         {
             var (latency, lnd, sorted) = counters.Summaries();
@@ -71,6 +73,11 @@ internal static class RunResults
 
             for (var second = 0; second < counters.Bins.Count; second++)
             {
+                if (second < idle.Length && idle[second])
+                {
+                    continue;
+                }
+
                 var bin = counters.Bins[second];
                 series.Add(new WorkflowSecond(
                     second, counters.Workflow.Name, bin.Offered, bin.Completed, bin.Dropped, bin.Failed,

@@ -28,6 +28,7 @@ public sealed partial class TopologySimulation
                 Compiled.Services,
                 (service, instance, r) => Instances[service.Index][instance].BusyTicks[r] / (service.Resources[r].Capacity * windowTicks)),
             Rates: _rates,
-            Interrupted: Stopped));
+            Interrupted: Stopped),
+            leaveOutLongIdle: _replay is not null);
     }
 }
