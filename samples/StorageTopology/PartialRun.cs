@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using System.Globalization;
+using Cicero.Emulator.Reports;
 using Cicero.Emulator.Simulation.Topology;
 using Spectre.Console;
 
@@ -28,6 +29,16 @@ internal static class PartialRun
 
         return skipped.Count == 0 ? text : text + "; not run: " + string.Join(", ", skipped);
     }
+
+    /// <summary>
+    /// Gets the token report writing obeys: the stop signal's, unless a signal already stopped the runs (the report is
+    /// then written whole, and a second signal ends the process).
+    /// </summary>
+    public static CancellationToken ForReport(StopSignal stop) => stop.Token.IsCancellationRequested ? CancellationToken.None : stop.Token;
+
+    /// <summary>Says the report is partial when a signal stopped its writing; otherwise returns <paramref name="partial"/>.</summary>
+    public static string? AfterReport(StopSignal stop, string? partial, ReportFiles files) =>
+        files.FiguresNotDrawn == 0 ? partial : string.Create(CultureInfo.InvariantCulture, $"stopped by {stop.Signal} while writing the report; {files.FiguresNotDrawn} figure(s) not drawn");
 
     /// <summary>Returns the exit code: <see cref="ExitCodes.Interrupted"/> after saying so when the run was stopped.</summary>
     public static int Finish(IAnsiConsole errors, string? partial)

@@ -66,7 +66,8 @@ internal sealed class ReplayExecution(
                 return CommandErrors.Report(errors, "Cannot write the report.", unwritable, ExitCodes.ReportFailed);
             }
 
-            files = ReportWriter.Write(firstRuns, settings.Output, new ReportOptions { Scenario = plan.Scenario, Runner = settings.Runner, Partial = partial, RepeatedRunsVerdict = sentences, HostBottleneck = verdict.HostLimited });
+            files = ReportWriter.Write(firstRuns, settings.Output, new ReportOptions { Scenario = plan.Scenario, Runner = settings.Runner, Partial = partial, RepeatedRunsVerdict = sentences, HostBottleneck = verdict.HostLimited }, PartialRun.ForReport(stop));
+            partial = PartialRun.AfterReport(stop, partial, files);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

@@ -229,7 +229,8 @@ internal static class StorageTopologyCommand
                 return CommandErrors.Report(errors, "Cannot write the report.", replaced, ExitCodes.ReportFailed);
             }
 
-            files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario, Runner = settings.Runner, Partial = partial, HostBottleneck = host?.Finish().HostLimited });
+            files = ReportWriter.Write(results, settings.Output, new ReportOptions { Scenario = scenario, Runner = settings.Runner, Partial = partial, HostBottleneck = host?.Finish().HostLimited }, PartialRun.ForReport(stop));
+            partial = PartialRun.AfterReport(stop, partial, files);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

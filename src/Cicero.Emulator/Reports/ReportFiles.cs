@@ -19,4 +19,10 @@ public sealed class ReportFiles
 
     /// <summary>Gets the PNG figures, one per chart of the HTML report (empty when PNGs are off).</summary>
     public required IReadOnlyList<string> Png { get; init; }
+
+    /// <summary>
+    /// Gets how many figures were not drawn because writing was cancelled (the report then says it is partial);
+    /// 0 when the report is whole.
+    /// </summary>
+    public int FiguresNotDrawn { get; init; }
 }

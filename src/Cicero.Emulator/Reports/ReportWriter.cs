@@ -32,9 +32,14 @@ public static class ReportWriter
     /// <param name="runs">The runs, one per configuration, in the order to show them (left to right in the charts).</param>
     /// <param name="directory">The folder; created if missing.</param>
     /// <param name="options">What else to include; defaults when <see langword="null"/>.</param>
+    /// <param name="cancellationToken">
+    /// Stops drawing figures (the slow part, one per tier with rate control); the tables, <c>results.json</c> and a
+    /// <c>report.html</c> marked partial are still written, and <see cref="ReportFiles.FiguresNotDrawn"/> says how many
+    /// figures are missing. None by default.
+    /// </param>
     /// <returns>The files written.</returns>
     /// <exception cref="ArgumentException"><paramref name="runs"/> is empty or mixes scenarios.</exception>
-    public static ReportFiles Write(IReadOnlyList<TopologyRunResult> runs, string directory, ReportOptions? options = null)
+    public static ReportFiles Write(IReadOnlyList<TopologyRunResult> runs, string directory, ReportOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(runs);
         ArgumentException.ThrowIfNullOrWhiteSpace(directory);
@@ -66,8 +71,14 @@ public static class ReportWriter
 
         var figures = new List<(Figure, byte[])>();
         var png = new List<string>();
-        foreach (var figure in ReportFigures.Build(runs))
+        var planned = ReportFigures.Build(runs);
+        foreach (var figure in planned)
         {
+            if (cancellationToken.IsCancellationRequested)
+            {
+                break;
+            }
+
             var bytes = FigureRenderer.RenderPng(figure);
             figures.Add((figure, bytes));
             if (options.WritePng)
@@ -82,8 +93,14 @@ public static class ReportWriter
         names.AddRange(csv.Select(Path.GetFileName)!);
         names.Add(JsonFileName);
         names.AddRange(png.Select(Path.GetFileName)!);
+        var notDrawn = planned.Count - figures.Count;
+        if (notDrawn > 0)
+        {
+            options = WithPartial(options, $"report writing stopped with {notDrawn} of {planned.Count} figures not drawn", runs);
+        }
+
         var html = WriteText(folder, HtmlFileName, HtmlReport.Build(runs, figures, options, names));
-        return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = csv, Png = png };
+        return new ReportFiles { Directory = folder, Html = html, Json = json, Csv = csv, Png = png, FiguresNotDrawn = notDrawn };
     }
 
     /// <summary>Gets why the report is partial: the options' note, or the configurations whose runs were stopped.</summary>
@@ -92,6 +109,16 @@ public static class ReportWriter
         var stopped = runs.Where(static r => r.Interrupted).Select(static r => r.Configuration).ToList();
         return options.Partial ?? (stopped.Count == 0 ? null : $"stopped early under {string.Join(", ", stopped)}");
     }
+
+    private static ReportOptions WithPartial(ReportOptions options, string note, IReadOnlyList<TopologyRunResult> runs) => new()
+    {
+        Scenario = options.Scenario,
+        WritePng = options.WritePng,
+        Runner = options.Runner,
+        Partial = PartialNote(runs, options) is { } earlier ? earlier + "; " + note : note,
+        RepeatedRunsVerdict = options.RepeatedRunsVerdict,
+        HostBottleneck = options.HostBottleneck,
+    };
 
     internal static string WriteText(string folder, string name, string text)
     {

@@ -32,26 +32,49 @@ internal static class ReportFigures
         return names;
     }
 
-    /// <summary>Gets every service with rate samples, in the order they first appear.</summary>
-    public static List<string> RateServices(IReadOnlyList<TopologyRunResult> runs)
+    /// <summary>The most Σσ figures a report draws: a topology of thousands of tiers would otherwise write thousands of charts.</summary>
+    public const int MaxRateFigures = 16;
+
+    /// <summary>
+    /// Gets the tiers to draw Σσ for: those that served requests (a workflow arrived there in some sample), the
+    /// <see cref="MaxRateFigures"/> busiest of them (most arrivals summed over the samples) in the order they first
+    /// appear. Rate control samples every tier, called or not; a tier no request reached has nothing to show.
+    /// </summary>
+    /// <param name="runs">The runs.</param>
+    /// <param name="leftOut">How many tiers served requests but are not drawn.</param>
+    public static List<string> RateServices(IReadOnlyList<TopologyRunResult> runs, out int leftOut)
     {
-        var services = new List<string>();
+        var arrivals = new Dictionary<string, double>(StringComparer.Ordinal);
+        var order = new List<string>();
         foreach (var run in runs)
         {
             foreach (var sample in run.Rates)
             {
-                if (!services.Contains(sample.Service))
+                if (sample.ArrivalRate > 0 || sample.AdmittedRate > 0)
                 {
-                    services.Add(sample.Service);
+                    if (!arrivals.TryGetValue(sample.Service, out var sum))
+                    {
+                        order.Add(sample.Service);
+                    }
+
+                    arrivals[sample.Service] = sum + sample.ArrivalRate;
                 }
             }
         }
 
-        return services;
+        leftOut = Math.Max(0, order.Count - MaxRateFigures);
+        if (leftOut == 0)
+        {
+            return order;
+        }
+
+        // Busiest first; ties keep the order of first appearance (OrderByDescending is stable).
+        var busiest = order.OrderByDescending(s => arrivals[s]).Take(MaxRateFigures).ToHashSet(StringComparer.Ordinal);
+        return [.. order.Where(busiest.Contains)];
     }
 
     /// <summary>
-    /// Builds every figure: latency, throughput, then one Σσ figure per tier with rate samples. Latency, throughput and
+    /// Builds every figure: latency, throughput, then one Σσ figure per tier that served requests (the busiest <see cref="MaxRateFigures"/>). Latency, throughput and
     /// Σσ are drawn on log axes: each spans decades within one run (a 0.5/s workflow beside 800/s ones, milliseconds
     /// beside the RPC timeout).
     /// </summary>
@@ -77,9 +100,19 @@ internal static class ReportFigures
                 AxisScale.Logarithmic, Panels(runs, workflows, static s => s.Completed, "nothing completed"), legend, xMax, markers)),
         };
 
-        foreach (var service in RateServices(runs))
+        var tiers = RateServices(runs, out var leftOut);
+        foreach (var service in tiers)
         {
             figures.Add(SigmaFigure(runs, workflows, service, xMax, markers));
+        }
+
+        if (leftOut > 0)
+        {
+            var last = figures[^1];
+            figures[^1] = last with
+            {
+                Caption = last.Caption + $" {leftOut} more tier(s) served requests and are not drawn (the {tiers.Count} busiest are); rates.csv has every tier's Σσ.",
+            };
         }
 
         return figures;
