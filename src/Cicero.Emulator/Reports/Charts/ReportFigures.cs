@@ -152,12 +152,27 @@ internal static class ReportFigures
             if (second.Workflow == workflow)
             {
                 // A bin covers [s, s + 1): plot it at its middle.
-                xs.Add(second.Second + 0.5);
-                ys.Add(value(second));
+                AddPoint(xs, ys, second.Second + 0.5, value(second));
             }
         }
 
         return ([.. xs], [.. ys]);
+    }
+
+    /// <summary>
+    /// Adds a point of a per-second series, after a gap (NaN, so the line breaks) where seconds are missing: a replay
+    /// leaves out long idle stretches (<see cref="IdleGap"/>), and a line across one would draw values nobody measured.
+    /// </summary>
+    private static void AddPoint(List<double> xs, List<double> ys, double x, double y)
+    {
+        if (xs.Count > 0 && x - xs[^1] > 1)
+        {
+            xs.Add(xs[^1] + 1);
+            ys.Add(double.NaN);
+        }
+
+        xs.Add(x);
+        ys.Add(y);
     }
 
     private static Figure SigmaFigure(IReadOnlyList<TopologyRunResult> runs, List<string> workflows, string service, double xMax, List<double> markers)
@@ -186,8 +201,7 @@ internal static class ReportFigures
                     if (sample.Service == service && sample.Workflow == workflows[w])
                     {
                         // A sample closes second s: it is the state at time s.
-                        xs.Add(sample.Second);
-                        ys.Add(sample.TotalRate ?? double.NaN);
+                        AddPoint(xs, ys, sample.Second, sample.TotalRate ?? double.NaN);
                     }
                 }
 

@@ -12,8 +12,12 @@ namespace Cicero.Emulator.Simulation.Topology;
 /// </summary>
 internal static class IdleGap
 {
-    /// <summary>How long before the next arrival the periodic tasks resume: a minute of simulated time.</summary>
-    public static readonly long Settle = TimeSpan.FromMinutes(1).Ticks;
+    /// <summary>
+    /// How long before the next arrival the periodic tasks resume: five minutes of simulated time. Lulls of minutes are
+    /// ordinary in traces and are stepped and shown as they are; the skip is for gaps of many minutes to days, and
+    /// bounds what one gap costs to stepping 2 x <see cref="Settle"/>.
+    /// </summary>
+    public static readonly long Settle = TimeSpan.FromMinutes(5).Ticks;
 
     /// <summary>Gets the next tick of a task with period <paramref name="period"/> that ticked at <paramref name="now"/>.</summary>
     /// <param name="now">The tick that just ran.</param>
