@@ -36,7 +36,7 @@ internal static class ReportFigures
     public const int MaxRateFigures = 16;
 
     /// <summary>
-    /// Gets the tiers to draw Σσ for: those that served requests (a workflow arrived there in some sample), the
+    /// Gets the tiers to draw Σσ for: those that served requests (a workflow arrived there, or was limited there, in some sample), the
     /// <see cref="MaxRateFigures"/> busiest of them (most arrivals summed over the samples) in the order they first
     /// appear. Rate control samples every tier, called or not; a tier no request reached has nothing to show.
     /// </summary>
@@ -50,7 +50,7 @@ internal static class ReportFigures
         {
             foreach (var sample in run.Rates)
             {
-                if (sample.ArrivalRate > 0 || sample.AdmittedRate > 0)
+                if (sample.ArrivalRate > 0 || sample.AdmittedRate > 0 || sample.TotalRate is not null)
                 {
                     if (!arrivals.TryGetValue(sample.Service, out var sum))
                     {

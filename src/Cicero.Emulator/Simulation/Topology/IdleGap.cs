@@ -39,17 +39,17 @@ internal static class IdleGap
     /// in which no workflow had a request offered or an outcome. Such a stretch would otherwise cost one row per second
     /// and workflow (a trace spanning days with a few requests), and its rows say only that nothing happened.
     /// </summary>
-    /// <param name="workflows">The run's counters.</param>
+    /// <param name="workflows">Each workflow's per-second bins (<see cref="WorkflowCounters.Bins"/>).</param>
     /// <returns>Per second, whether to leave it out.</returns>
-    public static bool[] LongIdleSeconds(IReadOnlyList<WorkflowCounters> workflows)
+    public static bool[] LongIdleSeconds(IReadOnlyList<IReadOnlyList<SecondBin>> workflows)
     {
-        var length = workflows.Count == 0 ? 0 : workflows.Max(static w => w.Bins.Count);
+        var length = workflows.Count == 0 ? 0 : workflows.Max(static w => w.Count);
         var busy = new bool[length];
-        foreach (var workflow in workflows)
+        foreach (var bins in workflows)
         {
-            for (var second = 0; second < workflow.Bins.Count; second++)
+            for (var second = 0; second < bins.Count; second++)
             {
-                var bin = workflow.Bins[second];
+                var bin = bins[second];
                 busy[second] |= bin.Offered != 0 || bin.Completed != 0 || bin.Dropped != 0 || bin.Failed != 0;
             }
         }

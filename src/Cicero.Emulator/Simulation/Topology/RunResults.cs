@@ -46,7 +46,7 @@ internal static class RunResults
         var window = inputs.WindowSeconds;
         var workflows = new List<WorkflowRunResult>();
         var series = new List<WorkflowSecond>();
-        var idle = leaveOutLongIdle ? IdleGap.LongIdleSeconds(metrics.Workflows) : [];
+        var idle = leaveOutLongIdle ? IdleGap.LongIdleSeconds([.. metrics.Workflows.Select(static w => (IReadOnlyList<SecondBin>)w.Bins)]) : [];
         foreach (var counters in metrics.Workflows)
         {
             var (latency, lnd, sorted) = counters.Summaries();
