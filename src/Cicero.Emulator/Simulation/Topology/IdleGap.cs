@@ -19,6 +19,15 @@ internal static class IdleGap
     /// </summary>
     public static readonly long Settle = TimeSpan.FromMinutes(5).Ticks;
 
+    /// <summary>Gets the next open-loop arrival of a replay while nothing is in flight, else null (nothing to skip to).</summary>
+    /// <param name="replay">The replay, if the run is one.</param>
+    /// <param name="inFlight">The requests in flight.</param>
+    /// <param name="stopped">Whether the run was stopped (nothing more is offered).</param>
+    public static long? Arrival(TraceReplayDriver? replay, long inFlight, bool stopped) =>
+        inFlight == 0 && !stopped && replay is { Exhausted: false, ClosedLoopClients: 0 }
+            ? (long)Math.Round(replay.ArrivalSeconds(replay.Peek) * TimeSpan.TicksPerSecond)
+            : null;
+
     /// <summary>Gets the next tick of a task with period <paramref name="period"/> that ticked at <paramref name="now"/>.</summary>
     /// <param name="now">The tick that just ran.</param>
     /// <param name="period">The task's period, positive.</param>

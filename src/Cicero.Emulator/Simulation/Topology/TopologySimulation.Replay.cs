@@ -47,10 +47,6 @@ public sealed partial class TopologySimulation
         }
     }
 
-    /// <summary>Gets the next open-loop arrival of a replay while nothing is in flight, else null (see <see cref="IdleGap"/>).</summary>
-    private long? IdleUntil() =>
-        _inFlight == 0 && !Stopped && _replay is { Exhausted: false, ClosedLoopClients: 0 } replay ? ToTicks(replay.ArrivalSeconds(replay.Peek)) : null;
-
     private void ReplayArrive()
     {
         var replay = _replay!;

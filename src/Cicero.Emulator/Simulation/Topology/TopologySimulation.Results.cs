@@ -28,7 +28,6 @@ public sealed partial class TopologySimulation
                 Compiled.Services,
                 (service, instance, r) => Instances[service.Index][instance].BusyTicks[r] / (service.Resources[r].Capacity * windowTicks)),
             Rates: _rates,
-            Interrupted: Stopped),
-            leaveOutLongIdle: _replay is not null);
+            Interrupted: Stopped), leaveOutLongIdle: _replay is not null);
     }
 }

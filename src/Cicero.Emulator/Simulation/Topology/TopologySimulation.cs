@@ -350,7 +350,7 @@ public sealed partial class TopologySimulation
 
         if (now < _durationTicks + RpcTimeoutTicks || _replay is { Exhausted: false })
         {
-            Clock.ScheduleAt(IdleGap.Next(now, _controlIntervalTicks, IdleUntil()), OnRateRound, instance);
+            Clock.ScheduleAt(IdleGap.Next(now, _controlIntervalTicks, IdleGap.Arrival(_replay, _inFlight, Stopped)), OnRateRound, instance);
         }
     }
 
@@ -371,7 +371,7 @@ public sealed partial class TopologySimulation
 
         if (Now < _durationTicks || _replay is { Exhausted: false })
         {
-            Clock.ScheduleAt(IdleGap.Next(Now, TimeSpan.TicksPerSecond, IdleUntil()), OnSample, this);
+            Clock.ScheduleAt(IdleGap.Next(Now, TimeSpan.TicksPerSecond, IdleGap.Arrival(_replay, _inFlight, Stopped)), OnSample, this);
         }
     }
 }
