@@ -62,10 +62,15 @@ public static class AdmissionControllerExtensions
         CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(admission);
-        if (!isEntry && (interior == InteriorAdmission.Count || (interior == InteriorAdmission.LocalFairShare && !admission.InteriorShares.IsArmed(context))))
+        if (!isEntry && interior == InteriorAdmission.Count)
         {
-            // Counted, unless it sends more than its fair share to a local bottleneck now (then σ here is that share).
             return new ValueTask<AdmissionResult>(admission.InteriorShares.Count(context, caller));
+        }
+
+        // Counted, unless it sends more than its fair share to a local bottleneck now (then σ here is that share).
+        if (!isEntry && interior == InteriorAdmission.LocalFairShare && admission.InteriorShares.TryCountUnarmed(context, caller))
+        {
+            return new ValueTask<AdmissionResult>(AdmissionResult.Admitted);
         }
 
         return queue

@@ -24,10 +24,7 @@ internal sealed class InteriorShareGate(WorkflowRegistry registry, LocalModel? m
     public AdmissionResult Count(RequestContext context, string? caller)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var slot = registry.Resolve(context);
-        var workflowModel = model?.Get(slot);
-        workflowModel?.RecordArrival(caller);
-        AdmissionController.RecordOutcome(slot, workflowModel, DropReason.None);
+        Count(registry.Resolve(context), caller);
         return AdmissionResult.Admitted;
     }
 
@@ -36,8 +33,30 @@ internal sealed class InteriorShareGate(WorkflowRegistry registry, LocalModel? m
     /// <param name="armed">Whether it sends more than its fair share to a local bottleneck now.</param>
     public void Arm(int slot, bool armed) => Volatile.Write(ref _armed[slot], armed);
 
-    /// <summary>Whether the workflow's interior hops are admitted against σ now.</summary>
+    /// <summary>
+    /// Counts an interior hop unless <see cref="InteriorAdmission.LocalFairShare"/> holds the workflow to σ now, resolving
+    /// the workflow once for both.
+    /// </summary>
     /// <param name="context">The request.</param>
-    /// <returns><see langword="true"/> while its gate is armed.</returns>
-    public bool IsArmed(RequestContext context) => Volatile.Read(ref _armed[registry.Resolve(context).Index]);
+    /// <param name="caller">The calling process, if known.</param>
+    /// <returns><see langword="true"/> when counted; <see langword="false"/> while the gate is armed (admit it against σ).</returns>
+    public bool TryCountUnarmed(RequestContext context, string? caller)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var slot = registry.Resolve(context);
+        if (Volatile.Read(ref _armed[slot.Index]))
+        {
+            return false;
+        }
+
+        Count(slot, caller);
+        return true;
+    }
+
+    private void Count(WorkflowSlot slot, string? caller)
+    {
+        var workflowModel = model?.Get(slot);
+        workflowModel?.RecordArrival(caller);
+        AdmissionController.RecordOutcome(slot, workflowModel, DropReason.None);
+    }
 }
