@@ -117,7 +117,7 @@ public static class SelfTest
 
     private static string Rate(CiceroRuntime runtime, string workflow)
     {
-        var rate = runtime.Admission.GetRate(workflow);
+        var rate = runtime.Admission.GetProperties(workflow).Rate;
         return double.IsPositiveInfinity(rate) ? "unlimited" : string.Create(CultureInfo.InvariantCulture, $"{rate:F0}/s");
     }
 

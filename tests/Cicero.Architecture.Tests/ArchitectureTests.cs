@@ -105,9 +105,6 @@ public sealed class ArchitectureTests
     {
         ["Cicero.Emulator.Simulation.Topology.TopologySimulation"] = 654,
         ["Cicero.RateAdaptation.RateAdaptationController"] = 617,
-        ["Cicero.Resources.ResourceSemaphore"] = 523,
         ["Cicero.ReplicaSelection.ReplicaClientEngine"] = 521,
-        ["Cicero.Grpc.Server.CiceroServerInterceptor"] = 490,
-        ["Cicero.Admission.AdmissionController"] = 488,
     };
 }

@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Context;
 using Cicero.Diagnostics;
-using Cicero.Internal;
 using Cicero.Workflows;
 
 namespace Cicero.Admission;
 
 public sealed partial class AdmissionController
 {
-    /// <summary>Gets a workflow's admission rate σ.</summary>
-    /// <param name="workflow">The workflow.</param>
-    /// <returns>The rate, requests per second.</returns>
-    public double GetRate(WorkflowId workflow) => GetProperties(workflow).Rate;
+    /// <summary>
+    /// Gets the default of what an interior hop gets: <see cref="InteriorAdmission.LocalFairShare"/>
+    /// (docs/decisions/0022). Cicero.Grpc's <c>InteriorCalls</c> starts from this value.
+    /// </summary>
+    public static InteriorAdmission DefaultInteriorAdmission => InteriorAdmission.LocalFairShare;
+
+    /// <summary>Gets a workflow's admission rate σ (the rate of <see cref="GetProperties"/>).</summary>
+    internal double GetRate(WorkflowId workflow) => GetProperties(workflow).Rate;
 
     /// <summary>Sets a workflow's admission rate σ, keeping its burst setting and queue bound.</summary>
     /// <param name="workflow">The workflow.</param>
     /// <param name="rate">Requests per second; +∞ for no limit.</param>
     public void SetRate(WorkflowId workflow, double rate) => SetRate(Registry.Resolve(workflow), rate);
 
-    /// <summary>Sets a workflow's admission rate σ.</summary>
-    /// <param name="workflow">The workflow's slot.</param>
-    /// <param name="rate">Requests per second; +∞ for no limit.</param>
-    public void SetRate(WorkflowSlot workflow, double rate)
+    /// <summary>Sets a workflow's admission rate σ by its slot, keeping its burst setting and queue bound.</summary>
+    internal void SetRate(WorkflowSlot workflow, double rate)
     {
         ArgumentNullException.ThrowIfNull(workflow);
         double? burst;
@@ -81,7 +81,7 @@ public sealed partial class AdmissionController
             limiter.ExplicitBurst = properties.Burst;
             limiter.QueueLimit = properties.QueueLimit;
             limiter.Bucket.Reconfigure(properties.Rate, BurstFor(properties.Rate, properties.Burst), now);
-            ArmTimerLocked(now);
+            _waiters.ArmTimerLocked(now);
         }
 
         if (CiceroInstruments.AdmissionRate.Enabled)
@@ -90,7 +90,7 @@ public sealed partial class AdmissionController
         }
 
         // A higher rate may let waiters through before the timer would have.
-        OnTimer();
+        _waiters.ReleaseDue();
     }
 
     private WorkflowLimiter GetLimiter(int index, long now)
@@ -113,21 +113,4 @@ public sealed partial class AdmissionController
 
     private double BurstFor(double rate, double? explicitBurst) =>
         explicitBurst ?? (double.IsPositiveInfinity(rate) ? 1 : Math.Max(1, rate * _options.BurstWindow.TotalSeconds));
-
-    private sealed class WorkflowLimiter(TokenBucket bucket, int queueLimit)
-    {
-        public readonly Deque<WaitNode<AdmissionResult, RequestContext>> Queue = new(4);
-
-        public TokenBucket Bucket { get; } = bucket;
-
-        public int QueueLimit { get; set; } = queueLimit;
-
-        public double? ExplicitBurst { get; set; }
-
-        public bool IsWaitingListed { get; set; }
-
-        public long LastAdmittedAt { get; set; }
-
-        public long LastProbeAt { get; set; }
-    }
 }

@@ -22,12 +22,12 @@ namespace Cicero.Admission;
 /// completes once (admitted, rejected with its reason, cancelled, or failed by disposal) or waits, never both.
 /// </para>
 /// <para>
-/// The class is split by concern: admission (this file), rates and per-workflow limiters
-/// (<c>AdmissionController.Rates.cs</c>), and the waiters' release, cancellation and disposal
-/// (<c>AdmissionController.Waiters.cs</c>).
+/// Split by responsibility: the admission decision (this file), rates and per-workflow limiters
+/// (<c>AdmissionController.Rates.cs</c>, state in <see cref="WorkflowLimiter"/>), the waiters' release, cancellation and
+/// disposal (<see cref="AdmissionWaiters"/>), and what admission reports (<see cref="AdmissionTelemetry"/>).
 /// </para>
 /// </remarks>
-public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult, RequestContext>, IDisposable
+public sealed partial class AdmissionController : IDisposable
 {
     private readonly Lock _lock = new();
     private readonly TimeProvider _timeProvider;
@@ -36,10 +36,7 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
     private readonly IDropPolicy _dropPolicy;
     private readonly LocalModel? _model;
     private readonly WorkflowLimiter?[] _limiters;
-    private readonly List<int> _waiting = [];
-    private readonly Stack<WaitNode<AdmissionResult, RequestContext>> _pool = new();
-    private readonly ITimer _timer;
-    private long _timerDue = long.MaxValue;
+    private readonly AdmissionWaiters _waiters;
 
     /// <summary>Creates an admission controller.</summary>
     /// <param name="registry">The process's workflow registry.</param>
@@ -69,7 +66,7 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
         _timestampFrequency = _timeProvider.TimestampFrequency;
         _limiters = new WorkflowLimiter?[registry.SlotCapacity];
         InteriorShares = new InteriorShareGate(registry, model);
-        _timer = _timeProvider.CreateTimer(static state => ((AdmissionController)state!).OnTimer(), this, Timeout.InfiniteTimeSpan, Timeout.InfiniteTimeSpan);
+        _waiters = new AdmissionWaiters(_lock, _timeProvider, registry, model, _limiters, _options);
     }
 
     /// <summary>Gets the workflow registry.</summary>
@@ -85,8 +82,15 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
     public AdmissionResult TryAdmit(RequestContext context, string? caller = null) =>
         AdmitCore(context, caller, queue: false, null, default, out _);
 
-    /// <summary>Like <see cref="TryAdmit(RequestContext, string?)"/>, as of a timestamp of this controller's clock the caller already read.</summary>
-    internal AdmissionResult TryAdmit(RequestContext context, string? caller, long now) =>
+    /// <summary>
+    /// Admits the request as of <paramref name="now"/> or rejects it; never waits. A host that reads its clock once per
+    /// request (to decode the context, admit, and stamp the arrival; decision 0004) passes that reading.
+    /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="caller">The calling process, if known.</param>
+    /// <param name="now">A timestamp of this controller's clock (<see cref="TimeProvider.GetTimestamp"/>).</param>
+    /// <returns>Admitted, or the reason for the rejection.</returns>
+    public AdmissionResult TryAdmit(RequestContext context, string? caller, long now) =>
         AdmitCore(context, caller, queue: false, now, default, out _);
 
     /// <summary>
@@ -115,8 +119,14 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
         return AdmitAsync(context, caller, null, cancellationToken);
     }
 
-    /// <summary>Like <see cref="AdmitAsync(RequestContext, string?, CancellationToken)"/>, as of a timestamp of this controller's clock the caller already read.</summary>
-    internal ValueTask<AdmissionResult> AdmitAsync(RequestContext context, string? caller, long? now, CancellationToken cancellationToken)
+    /// <summary>Admits the request as of <paramref name="now"/>, waiting in its workflow's bounded queue if the drop policy allows.</summary>
+    /// <param name="context">The request.</param>
+    /// <param name="caller">The calling process, if known.</param>
+    /// <param name="now">A timestamp of this controller's clock (<see cref="TimeProvider.GetTimestamp"/>), or <see langword="null"/> to read it.</param>
+    /// <param name="cancellationToken">Cancels the wait.</param>
+    /// <returns>Admitted, or the reason for the rejection.</returns>
+    /// <exception cref="OperationCanceledException">The wait was cancelled.</exception>
+    public ValueTask<AdmissionResult> AdmitAsync(RequestContext context, string? caller, long? now, CancellationToken cancellationToken)
     {
         if (cancellationToken.IsCancellationRequested)
         {
@@ -132,6 +142,48 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
         waiter.RegisterCancellation();
         return waiter.AsValueTask();
     }
+
+    /// <summary>
+    /// Admits one hop of a request under Cicero's admission semantics (docs/decisions/0022), the one code path of
+    /// Cicero.Grpc's server interceptor and of the emulator's simulator: a request is admitted against σ (and judged by
+    /// the drop policy) where it enters; an interior hop of a request admitted upstream is handled as
+    /// <paramref name="interior"/> says (<see cref="DefaultInteriorAdmission"/> by default).
+    /// </summary>
+    /// <param name="context">The request.</param>
+    /// <param name="caller">The calling process, if known.</param>
+    /// <param name="isEntry">Whether the request enters the system here (no context came with it).</param>
+    /// <param name="interior">What an interior hop gets: counted, refused above its local fair share, or admitted.</param>
+    /// <param name="queue">Whether a request over the rate may wait in the workflow's bounded queue; when <see langword="false"/> the result is always complete.</param>
+    /// <param name="now">A timestamp of this controller's clock, or <see langword="null"/> to read it.</param>
+    /// <param name="cancellationToken">Cancels a wait.</param>
+    /// <returns>Admitted, or the reason for the rejection.</returns>
+    public ValueTask<AdmissionResult> AdmitHopAsync(
+        RequestContext context,
+        string? caller,
+        bool isEntry,
+        InteriorAdmission interior,
+        bool queue,
+        long? now,
+        CancellationToken cancellationToken)
+    {
+        if (!isEntry && interior == InteriorAdmission.Count)
+        {
+            return new ValueTask<AdmissionResult>(InteriorShares.Count(context, caller));
+        }
+
+        // Counted, unless it sends more than its fair share to a local bottleneck now (then σ here is that share).
+        if (!isEntry && interior == InteriorAdmission.LocalFairShare && InteriorShares.TryCountUnarmed(context, caller))
+        {
+            return new ValueTask<AdmissionResult>(AdmissionResult.Admitted);
+        }
+
+        return queue
+            ? AdmitAsync(context, caller, now, cancellationToken)
+            : new ValueTask<AdmissionResult>(now is { } at ? TryAdmit(context, caller, at) : TryAdmit(context, caller));
+    }
+
+    /// <summary>Stops the controller: queued requests complete with <see cref="ObjectDisposedException"/> rather than hang.</summary>
+    public void Dispose() => _waiters.Dispose();
 
     private AdmissionResult AdmitCore(
         RequestContext context,
@@ -185,29 +237,18 @@ public sealed partial class AdmissionController : IWaitNodeOwner<AdmissionResult
             }
             else
             {
-                waiter = _pool.Count > 0 ? _pool.Pop() : new WaitNode<AdmissionResult, RequestContext>(this);
-                waiter.Reset(_options.RunContinuationsAsynchronously, cancellationToken);
-                waiter.Tag = slot.Index;
-                waiter.Payload = context;
-                limiter.Queue.PushBack(waiter);
-                if (!limiter.IsWaitingListed)
-                {
-                    limiter.IsWaitingListed = true;
-                    _waiting.Add(slot.Index);
-                }
-
-                ArmTimerLocked(at);
+                waiter = _waiters.EnqueueLocked(limiter, slot.Index, context, at, cancellationToken);
                 reason = DropReason.None;
             }
         }
 
         if (waiter is not null)
         {
-            RecordQueueLength(1);
+            AdmissionTelemetry.RecordQueueLength(1);
             return default;
         }
 
-        RecordOutcome(slot, workflowModel, reason);
+        AdmissionTelemetry.RecordOutcome(slot, workflowModel, reason);
         return new AdmissionResult(reason);
     }
 

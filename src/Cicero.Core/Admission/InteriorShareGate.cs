@@ -57,6 +57,6 @@ internal sealed class InteriorShareGate(WorkflowRegistry registry, LocalModel? m
     {
         var workflowModel = model?.Get(slot);
         workflowModel?.RecordArrival(caller);
-        AdmissionController.RecordOutcome(slot, workflowModel, DropReason.None);
+        AdmissionTelemetry.RecordOutcome(slot, workflowModel, DropReason.None);
     }
 }

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using System.Diagnostics;
 using Cicero.Context;
-using Cicero.Diagnostics;
 using Cicero.Internal;
 using Cicero.Workflows;
 
 namespace Cicero.Resources;
 
-// Granting permits: release, handing freed permits to waiters in the scheduler's order, cancellation.
+// Granting permits: release, and handing freed permits to waiters in the scheduler's order.
 public sealed partial class ResourceSemaphore
 {
     internal void Release(int grantIndex, int version)
@@ -20,13 +18,7 @@ public sealed partial class ResourceSemaphore
         bool hasWaiters;
         lock (_lock)
         {
-            if ((uint)grantIndex >= (uint)_grants.Length)
-            {
-                return;
-            }
-
-            ref var grant = ref _grants[grantIndex];
-            if (!grant.InUse || grant.Version != version)
+            if (!_grants.TryRelease(grantIndex, version, out var grant))
             {
                 return;
             }
@@ -38,11 +30,6 @@ public sealed partial class ResourceSemaphore
             context = grant.Context;
             _scheduler.OnCompleted(new SubtaskCompletion(
                 grant.Workflow, context!, grant.Cost, grant.SubtaskType, TimeSpan.FromSeconds(heldSeconds)));
-            grant.InUse = false;
-            grant.Context = null;
-            grant.Workflow = null;
-            grant.Version++;
-            _freeGrants[_freeCount++] = grantIndex;
             _inUse--;
             capacity = _capacity;
             hasWaiters = _scheduler.Count > 0;
@@ -53,10 +40,7 @@ public sealed partial class ResourceSemaphore
             context!.Progress.AddLocalWork(heldSeconds, heldSeconds / capacity);
         }
 
-        if (CiceroInstruments.ResourceServiceDuration.Enabled)
-        {
-            CiceroInstruments.ResourceServiceDuration.Record(heldSeconds, _resourceTag);
-        }
+        _instruments.Served(heldSeconds);
 
         if (hasWaiters)
         {
@@ -79,15 +63,11 @@ public sealed partial class ResourceSemaphore
                 }
 
                 var now = _timeProvider.GetTimestamp();
-                if (!_scheduler.TryDequeue(now, out var ticket))
+                if (!_waiters.TryDequeueLocked(now, out var ticket, out waiter))
                 {
                     return;
                 }
 
-                waiter = (WaitNode<SubtaskLease, SubtaskTicket>)ticket.Waiter!;
-                Debug.Assert(waiter.IsQueued, "A scheduler returned a ticket that is not waiting.");
-                waiter.IsQueued = false;
-                _usage.ChangeWaiting(ticket.Workflow.Index, -1, now);
                 waited = now - ticket.EnqueuedAt;
                 if (_dropExpired && ticket.DeadlineTimestamp != long.MaxValue && !CanFinishInTime(ticket, now))
                 {
@@ -95,7 +75,7 @@ public sealed partial class ResourceSemaphore
                     // for the next waiter. The scheduler hears of it as a sub-task that took no time, so its
                     // accounting stays balanced.
                     _scheduler.OnCompleted(new SubtaskCompletion(ticket.Workflow, ticket.Context, ticket.Cost, ticket.SubtaskType, TimeSpan.Zero));
-                    RecordRejection(DropReason.DeadlineInfeasible);
+                    _instruments.Rejected(DropReason.DeadlineInfeasible);
                     lease = SubtaskLease.Rejected(DropReason.DeadlineInfeasible);
                 }
                 else
@@ -104,16 +84,8 @@ public sealed partial class ResourceSemaphore
                 }
             }
 
-            if (CiceroInstruments.ResourceQueueLength.Enabled)
-            {
-                CiceroInstruments.ResourceQueueLength.Add(-1, _resourceTag);
-            }
-
-            if (CiceroInstruments.ResourceWaitDuration.Enabled)
-            {
-                CiceroInstruments.ResourceWaitDuration.Record((double)waited / _timestampFrequency, _resourceTag);
-            }
-
+            _instruments.QueueLengthChanged(-1);
+            _instruments.Waited((double)waited / _timestampFrequency);
             waiter.SetResult(lease);
         }
     }
@@ -135,89 +107,9 @@ public sealed partial class ResourceSemaphore
 
     private SubtaskLease GrantLocked(WorkflowSlot workflow, RequestContext context, int subtaskType, long now, double cost)
     {
-        if (_freeCount == 0)
-        {
-            GrowGrants();
-        }
-
-        var index = _freeGrants[--_freeCount];
-        ref var grant = ref _grants[index];
-        grant.InUse = true;
-        grant.Workflow = workflow;
-        grant.SubtaskType = subtaskType;
-        grant.Cost = cost;
-        grant.Context = context;
-        grant.AcquiredAt = now;
-        grant.AccountedFrom = now;
+        var index = _grants.Take(workflow, context, subtaskType, cost, now);
         _usage.MarkActive(workflow.Index);
         _inUse++;
-        return new SubtaskLease(this, index, grant.Version);
-    }
-
-    private void GrowGrants()
-    {
-        // Capacity grew past the slots we had (Configure); permits beyond the old capacity get new slots.
-        var oldLength = _grants.Length;
-        Array.Resize(ref _grants, oldLength * 2);
-        Array.Resize(ref _freeGrants, oldLength * 2);
-        for (var i = _grants.Length - 1; i >= oldLength; i--)
-        {
-            _freeGrants[_freeCount++] = i;
-        }
-    }
-
-    void IWaitNodeOwner<SubtaskLease, SubtaskTicket>.OnCancelled(WaitNode<SubtaskLease, SubtaskTicket> waiter)
-    {
-        lock (_lock)
-        {
-            if (!waiter.IsQueued)
-            {
-                return;
-            }
-
-            var removed = _scheduler.TryRemove(waiter.Payload);
-            Debug.Assert(removed, "A queued waiter was missing from its scheduler.");
-            _usage.ChangeWaiting(waiter.Payload.Workflow.Index, -1, _timeProvider.GetTimestamp());
-            waiter.IsQueued = false;
-        }
-
-        if (CiceroInstruments.ResourceQueueLength.Enabled)
-        {
-            CiceroInstruments.ResourceQueueLength.Add(-1, _resourceTag);
-        }
-
-        waiter.SetCanceled();
-    }
-
-    void IWaitNodeOwner<SubtaskLease, SubtaskTicket>.Return(WaitNode<SubtaskLease, SubtaskTicket> waiter)
-    {
-        lock (_lock)
-        {
-            if (_waiterPool.Count < 256)
-            {
-                _waiterPool.Push(waiter);
-            }
-        }
-    }
-
-    private void RecordRejection(DropReason reason)
-    {
-        if (CiceroInstruments.SubtasksDropped.Enabled)
-        {
-            CiceroInstruments.SubtasksDropped.Add(
-                1, _resourceTag, new KeyValuePair<string, object?>(CiceroTelemetry.DropReasonTag, CiceroInstruments.ToTag(reason)));
-        }
-    }
-
-    private struct Grant
-    {
-        public bool InUse;
-        public int Version;
-        public WorkflowSlot? Workflow;
-        public int SubtaskType;
-        public double Cost;
-        public long AcquiredAt;
-        public long AccountedFrom;
-        public RequestContext? Context;
+        return new SubtaskLease(this, index, _grants.VersionOf(index));
     }
 }

@@ -94,17 +94,7 @@ public sealed partial class ResourceSemaphore
     {
         lock (_lock)
         {
-            // Count the part of the interval that still-held permits have been busy, so long holds show up as load.
-            for (var i = 0; i < _grants.Length; i++)
-            {
-                ref var grant = ref _grants[i];
-                if (grant.InUse)
-                {
-                    _usage.AddBusy(grant.Workflow!.Index, now - grant.AccountedFrom);
-                    grant.AccountedFrom = now;
-                }
-            }
-
+            _grants.AccountHeld(_usage, now);
             _usage.CloseInterval(seconds, Registry.Count, now);
         }
     }

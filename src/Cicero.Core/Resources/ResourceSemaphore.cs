@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 using Cicero.Context;
-using Cicero.Diagnostics;
 using Cicero.Internal;
 using Cicero.Measurement;
 using Cicero.Workflows;
@@ -14,38 +13,34 @@ namespace Cicero.Resources;
 /// </summary>
 /// <remarks>
 /// <para>
-/// The state machine and its invariants, all under <c>_lock</c>: every grant slot is either free (listed in
-/// <c>_freeGrants[0.._freeCount)</c>) or in use, and <c>_inUse</c> counts the slots in use; a permit is granted only
-/// while <c>_inUse &lt; _capacity</c> (after <see cref="Configure"/> shrinks the capacity, held permits beyond it drain
-/// as they are released); a slot's <c>Version</c> grows at each release, so a stale lease's release is a no-op; a
-/// waiter is in the scheduler exactly when its node's <c>IsQueued</c> is set, and is counted once in its workflow's
-/// waiting demand; the scheduler is called only under the lock, and waiters are completed only outside it. Files:
-/// acquisition and configuration here, granting and cancellation in ResourceSemaphore.Granting.cs, measurements in
-/// ResourceSemaphore.Measurement.cs.
+/// The state machine and its invariants, all under <c>_lock</c>: <c>_inUse</c> counts the permit slots held
+/// (<see cref="PermitGrants"/>, whose versions make a stale lease's release a no-op); a permit is granted only while
+/// <c>_inUse &lt; _capacity</c> (after <see cref="Configure"/> shrinks the capacity, held permits beyond it drain as
+/// they are released); a waiter is in the scheduler exactly when its node's <c>IsQueued</c> is set, and is counted once
+/// in its workflow's waiting demand (<see cref="SubtaskWaiters"/>); the scheduler is called only under the lock, and
+/// waiters are completed only outside it. Files: acquisition and configuration here, granting in
+/// ResourceSemaphore.Granting.cs, measurements in ResourceSemaphore.Measurement.cs; what it reports in
+/// <see cref="ResourceInstruments"/>.
 /// </para>
 /// Thread-safe. An uncontended acquire completes synchronously and allocates nothing; queued waiters use pooled
 /// <see cref="System.Threading.Tasks.Sources.IValueTaskSource{TResult}"/> nodes. The scheduler runs under this
 /// resource's lock.
 /// </remarks>
-public sealed partial class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, SubtaskTicket>
+public sealed partial class ResourceSemaphore
 {
     private readonly Lock _lock = new();
     private readonly ISubtaskScheduler _scheduler;
     private readonly TimeProvider _timeProvider;
     private readonly long _timestampFrequency;
     private readonly ResourceUsage _usage;
-    private readonly Stack<WaitNode<SubtaskLease, SubtaskTicket>> _waiterPool = new();
-    private readonly KeyValuePair<string, object?> _resourceTag;
+    private readonly PermitGrants _grants;
+    private readonly SubtaskWaiters _waiters;
+    private readonly ResourceInstruments _instruments;
     private readonly bool _trackProgress;
     private readonly bool _dropExpired;
-    private readonly bool _asyncContinuations;
-    private Grant[] _grants;
-    private int[] _freeGrants;
-    private int _freeCount;
     private int _capacity;
     private int _maxQueueLength;
     private int _inUse;
-    private long _nextTicketId;
 
     /// <summary>Creates a resource.</summary>
     /// <param name="options">Name, capacity and queue bound.</param>
@@ -72,18 +67,11 @@ public sealed partial class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, Sub
         _capacity = options.Capacity;
         _maxQueueLength = options.MaxQueueLength;
         _trackProgress = options.TrackRequestProgress;
-        _asyncContinuations = options.RunContinuationsAsynchronously;
         _dropExpired = options.DropExpiredWaiters;
         _usage = new ResourceUsage(registry.SlotCapacity, _timestampFrequency, modelOptions ?? new LocalModelOptions());
-        _grants = new Grant[options.Capacity];
-        _freeGrants = new int[options.Capacity];
-        for (var i = 0; i < options.Capacity; i++)
-        {
-            _freeGrants[i] = options.Capacity - 1 - i;
-        }
-
-        _freeCount = options.Capacity;
-        _resourceTag = new KeyValuePair<string, object?>(CiceroTelemetry.ResourceTag, Name);
+        _grants = new PermitGrants(options.Capacity);
+        _instruments = new ResourceInstruments(Name);
+        _waiters = new SubtaskWaiters(_lock, _scheduler, _usage, _timeProvider, _instruments, options.RunContinuationsAsynchronously);
         _scheduler.OnCapacityChanged(options.Capacity);
     }
 
@@ -190,33 +178,15 @@ public sealed partial class ResourceSemaphore : IWaitNodeOwner<SubtaskLease, Sub
 
             if (_scheduler.Count >= _maxQueueLength)
             {
-                RecordRejection(DropReason.QueueFull);
+                _instruments.Rejected(DropReason.QueueFull);
                 return new ValueTask<SubtaskLease>(SubtaskLease.Rejected(DropReason.QueueFull));
             }
 
-            waiter = _waiterPool.Count > 0 ? _waiterPool.Pop() : new WaitNode<SubtaskLease, SubtaskTicket>(this);
-            waiter.Reset(_asyncContinuations, cancellationToken);
-            var ticket = new SubtaskTicket
-            {
-                Id = ++_nextTicketId,
-                Workflow = workflow,
-                Context = context,
-                Cost = cost,
-                SubtaskType = subtaskType,
-                EnqueuedAt = now,
-                DeadlineTimestamp = context.GetDeadlineTimestamp(_timestampFrequency),
-                Waiter = waiter,
-            };
-            waiter.Payload = ticket;
-            _scheduler.Enqueue(ticket);
-            _usage.ChangeWaiting(workflow.Index, 1, now);
+            waiter = _waiters.EnqueueLocked(workflow, context, cost, subtaskType, now, cancellationToken);
             permitFree = _inUse < _capacity;
         }
 
-        if (CiceroInstruments.ResourceQueueLength.Enabled)
-        {
-            CiceroInstruments.ResourceQueueLength.Add(1, _resourceTag);
-        }
+        _instruments.QueueLengthChanged(1);
 
         waiter.RegisterCancellation();
         if (permitFree)

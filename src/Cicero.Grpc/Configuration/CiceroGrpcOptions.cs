@@ -56,7 +56,7 @@ public sealed class CiceroGrpcOptions
     /// Calls without a context (and untrusted ones at an entry point) are always admitted.
     /// </summary>
     /// <value><see cref="InteriorAdmission.LocalFairShare"/>.</value>
-    public InteriorAdmission InteriorCalls { get; set; } = AdmissionControllerExtensions.DefaultInteriorAdmission;
+    public InteriorAdmission InteriorCalls { get; set; } = AdmissionController.DefaultInteriorAdmission;
 
     /// <summary>Gets or sets a value indicating whether requests over the rate wait in the admission queue (bounded) rather than fail at once.</summary>
     public bool QueueForAdmission { get; set; } = true;

@@ -17,7 +17,7 @@ public sealed partial class CiceroServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        if (IsExempt(context))
+        if (_incoming.IsExempt(context))
         {
             return await continuation(requestStream, context).ConfigureAwait(false);
         }
@@ -30,7 +30,7 @@ public sealed partial class CiceroServerInterceptor
         {
             return await continuation(requestStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
+        catch (Exception ex) when ((failure = ex) is not null && CallerFacingErrors.IsCiceroFailure(ex))
         {
             throw AsCallerSees(context, ex);
         }
@@ -49,7 +49,7 @@ public sealed partial class CiceroServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        if (IsExempt(context))
+        if (_incoming.IsExempt(context))
         {
             await continuation(request, responseStream, context).ConfigureAwait(false);
             return;
@@ -63,7 +63,7 @@ public sealed partial class CiceroServerInterceptor
         {
             await continuation(request, responseStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
+        catch (Exception ex) when ((failure = ex) is not null && CallerFacingErrors.IsCiceroFailure(ex))
         {
             throw AsCallerSees(context, ex);
         }
@@ -83,7 +83,7 @@ public sealed partial class CiceroServerInterceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        if (IsExempt(context))
+        if (_incoming.IsExempt(context))
         {
             await continuation(requestStream, responseStream, context).ConfigureAwait(false);
             return;
@@ -97,7 +97,7 @@ public sealed partial class CiceroServerInterceptor
         {
             await continuation(requestStream, responseStream, context).ConfigureAwait(false);
         }
-        catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
+        catch (Exception ex) when ((failure = ex) is not null && CallerFacingErrors.IsCiceroFailure(ex))
         {
             throw AsCallerSees(context, ex);
         }

@@ -32,8 +32,8 @@ namespace Cicero.Grpc.Server;
 /// </para>
 /// <para>
 /// Files: this one holds the unary path (with its allocation-free synchronous case); <c>.Streaming.cs</c> the three
-/// streaming kinds; <c>.Admission.cs</c> reading the context and admitting; <c>.Trailers.cs</c> ending a call and
-/// shaping drops and failures.
+/// streaming kinds; <c>.Admission.cs</c> admitting; <c>.Trailers.cs</c> ending a call and shaping drops. Reading or
+/// starting the context is <see cref="IncomingRequests"/>'s; how failures read to the caller <see cref="CallerFacingErrors"/>'s.
 /// </para>
 /// </remarks>
 public sealed partial class CiceroServerInterceptor : Interceptor
@@ -42,8 +42,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
     private readonly CiceroGrpcOptions _options;
     private readonly CiceroInstance _instance;
     private readonly WorkflowTagLimiter _tags;
-    private readonly CallerIds _callers = new();
-    private readonly string[] _exempt;
+    private readonly IncomingRequests _incoming;
     private readonly DropLogSampler? _drops;
     private byte[]? _instanceBytes;
     private long _inFlight;
@@ -63,7 +62,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
         _options = options;
         _instance = instance;
         _tags = tags ?? new WorkflowTagLimiter();
-        _exempt = [.. options.ExemptServices.Select(service => "/" + service + "/")];
+        _incoming = new IncomingRequests(runtime, options);
         _drops = loggerFactory is null ? null : new DropLogSampler(loggerFactory.CreateLogger<CiceroServerInterceptor>(), runtime.TimeProvider);
     }
 
@@ -82,7 +81,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(continuation);
-        if (IsExempt(context))
+        if (_incoming.IsExempt(context))
         {
             return continuation(request, context);
         }
@@ -116,7 +115,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
         {
             End(context, call, ex);
             activity?.Dispose();
-            if (IsCiceroFailure(ex))
+            if (CallerFacingErrors.IsCiceroFailure(ex))
             {
                 throw AsCallerSees(context, ex);
             }
@@ -157,7 +156,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
             {
                 return await continuation(request, context).ConfigureAwait(false);
             }
-            catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
+            catch (Exception ex) when ((failure = ex) is not null && CallerFacingErrors.IsCiceroFailure(ex))
             {
                 throw AsCallerSees(context, ex);
             }
@@ -177,7 +176,7 @@ public sealed partial class CiceroServerInterceptor : Interceptor
             {
                 return await response.ConfigureAwait(false);
             }
-            catch (Exception ex) when ((failure = ex) is not null && IsCiceroFailure(ex))
+            catch (Exception ex) when ((failure = ex) is not null && CallerFacingErrors.IsCiceroFailure(ex))
             {
                 throw AsCallerSees(context, ex);
             }

@@ -48,7 +48,7 @@ public sealed class RateExchangeTests
             // α = 3 leaf calls per request, half to each instance: the two instances' 2C carry 2C / 3 requests per second.
             var bothInstances = 2 * LeafCapacity / MiddleService.FanOut;
             // σ is announced and enforced by the entry's admission (the rate its limiter runs at).
-            double Admitted() => entryRuntime.Admission.GetRate(TierServers.Workflow);
+            double Admitted() => entryRuntime.Admission.GetProperties(TierServers.Workflow).Rate;
             Assert.True(
                 await DriveUntilAsync(client, () => IsNear(Sigma(), bothInstances) && IsNear(Admitted(), bothInstances)),
                 $"expected σ ≈ {bothInstances}, enforced at {Admitted():F1}; {State()}");

@@ -379,7 +379,7 @@ internal sealed class EntryFrame(SimInstance instance, SimRequest request) : IHa
         }
 
         request.Context = context;
-        var admit = instance.Admission.AdmitHopAsync(context, caller: null, isEntry: true, AdmissionControllerExtensions.DefaultInteriorAdmission, queue: true, now: null, CancellationToken.None);
+        var admit = instance.Admission.AdmitHopAsync(context, caller: null, isEntry: true, AdmissionController.DefaultInteriorAdmission, queue: true, now: null, CancellationToken.None);
         if (admit.IsCompleted)
         {
             OnAdmission(admit.GetAwaiter().GetResult());
