@@ -104,9 +104,7 @@ public sealed class ArchitectureTests
     private static readonly Dictionary<string, int> AwaitingSplit = new(StringComparer.Ordinal)
     {
         ["Cicero.Emulator.Simulation.Topology.TopologySimulation"] = 654,
-        ["Cicero.RateAdaptation.RateAdaptationController"] = 617,
         ["Cicero.Resources.ResourceSemaphore"] = 523,
-        ["Cicero.ReplicaSelection.ReplicaClientEngine"] = 521,
         ["Cicero.Grpc.Server.CiceroServerInterceptor"] = 490,
         ["Cicero.Admission.AdmissionController"] = 488,
     };
