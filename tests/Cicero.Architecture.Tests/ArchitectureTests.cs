@@ -104,7 +104,5 @@ public sealed class ArchitectureTests
     private static readonly Dictionary<string, int> AwaitingSplit = new(StringComparer.Ordinal)
     {
         ["Cicero.Emulator.Simulation.Topology.TopologySimulation"] = 654,
-        ["Cicero.RateAdaptation.RateAdaptationController"] = 617,
-        ["Cicero.ReplicaSelection.ReplicaClientEngine"] = 521,
     };
 }

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Diagnostics;
-using Cicero.Model;
+using Cicero.Workflows;
 
 namespace Cicero.RateAdaptation;
 
 /// <content>
-/// The downstream side of Algorithm 3: the instances polled, their answers (held for the hold time), and σ′ as the
-/// q-quantile of the rates they imply here, per service, then the minimum over services.
+/// The downstream side of Algorithm 3, kept in <see cref="DownstreamRates"/> under the controller's lock: the instances
+/// polled and their answers.
 /// </content>
 public sealed partial class RateAdaptationController
 {
@@ -20,27 +19,7 @@ public sealed partial class RateAdaptationController
         ArgumentNullException.ThrowIfNull(instances);
         lock (_lock)
         {
-            var previous = _services.TryGetValue(service, out var existing) ? existing : null;
-            var next = new DownstreamService();
-            foreach (var name in instances)
-            {
-                ArgumentException.ThrowIfNullOrWhiteSpace(name, nameof(instances));
-                if (next.Find(name) is not null)
-                {
-                    continue;
-                }
-
-                next.Instances.Add(previous?.Find(name) ?? new DownstreamInstanceState(name));
-            }
-
-            if (next.Instances.Count == 0)
-            {
-                _services.Remove(service);
-            }
-            else
-            {
-                _services[service] = next;
-            }
+            _downstreamRates.SetInstances(service, instances);
         }
     }
 
@@ -50,16 +29,7 @@ public sealed partial class RateAdaptationController
     {
         lock (_lock)
         {
-            var list = new List<DownstreamInstance>();
-            foreach (var (service, state) in _services)
-            {
-                foreach (var instance in state.Instances)
-                {
-                    list.Add(new DownstreamInstance(service, instance.Name));
-                }
-            }
-
-            return list;
+            return _downstreamRates.Instances();
         }
     }
 
@@ -72,18 +42,7 @@ public sealed partial class RateAdaptationController
         ArgumentNullException.ThrowIfNull(answer);
         lock (_lock)
         {
-            if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
-            {
-                state.Rates.Clear();
-                foreach (var rate in answer.Rates)
-                {
-                    state.Rates[rate.Workflow.Value] = rate.Rate;
-                }
-
-                state.LastAnswer = now;
-                state.ConsecutiveFailures = 0;
-                state.Unsupported = false;
-            }
+            _downstreamRates.RecordAnswer(instance, answer, now);
         }
     }
 
@@ -93,10 +52,7 @@ public sealed partial class RateAdaptationController
     {
         lock (_lock)
         {
-            if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
-            {
-                state.ConsecutiveFailures++;
-            }
+            _downstreamRates.RecordFailure(instance);
         }
     }
 
@@ -109,121 +65,30 @@ public sealed partial class RateAdaptationController
     {
         lock (_lock)
         {
-            if (_services.TryGetValue(instance.Service, out var service) && service.Find(instance.Instance) is { } state)
-            {
-                state.Unsupported = true;
-                state.Rates.Clear();
-                state.LastAnswer = long.MinValue;
-            }
+            _downstreamRates.RecordUnsupported(instance);
         }
     }
 
-    private double AggregateDownstream(WorkflowModel workflowModel, long now)
+    /// <summary>Gets how current a downstream service's answers are.</summary>
+    /// <param name="service">The service name.</param>
+    /// <returns>The status; <see cref="DownstreamStatus.Expired"/> for an unknown service.</returns>
+    public DownstreamStatus GetDownstreamStatus(string service)
     {
-        var result = double.PositiveInfinity;
-        var workflowId = workflowModel.Workflow.Value;
-        foreach (var (serviceName, service) in _services)
+        lock (_lock)
         {
-            if (!workflowModel.TryGetAmplification(serviceName, out var amplification))
-            {
-                // This workflow has not been seen calling the service, so the service does not constrain it.
-                continue;
-            }
-
-            var usable = 0;
-            var used = 0;
-            foreach (var instance in service.Instances)
-            {
-                if (IsUsable(instance, now))
-                {
-                    usable++;
-                    if (workflowModel.GetInstanceFraction(serviceName, instance.Name) > 0)
-                    {
-                        used++;
-                    }
-                }
-            }
-
-            if (usable == 0)
-            {
-                continue;
-            }
-
-            if (_values.Length < usable)
-            {
-                _values = new double[usable * 2];
-            }
-
-            var n = 0;
-            foreach (var instance in service.Instances)
-            {
-                if (!IsUsable(instance, now))
-                {
-                    continue;
-                }
-
-                // An instance that does not list the workflow does not limit it: it counts as +∞ in the quantile.
-                var answer = instance.Rates.TryGetValue(workflowId, out var listed) ? listed : double.PositiveInfinity;
-
-                // Only the instances this caller actually sends to speak for it; before any call, assume an even spread.
-                var fraction = used > 0 ? workflowModel.GetInstanceFraction(serviceName, instance.Name) : 1.0 / usable;
-                if (fraction > 0)
-                {
-                    _values[n++] = RateAggregation.ImpliedRequestRate(answer, amplification, Math.Min(1, fraction));
-                }
-            }
-
-            if (n > 0)
-            {
-                result = Math.Min(result, RateAggregation.Quantile(_values.AsSpan(0, n), _options.Quantile));
-            }
+            return _downstreamRates.Status(service, _timeProvider.GetTimestamp());
         }
-
-        return result;
     }
 
-    private bool IsUsable(DownstreamInstanceState instance, long now) =>
-        instance.LastAnswer != long.MinValue && now - instance.LastAnswer <= _holdTicks;
-
-    private DownstreamStatus ClassifyLocked(DownstreamService service, long now)
+    /// <summary>Gets the last good answer an instance gave for a workflow (Table 5.1's GetAdmissionRatesFromRemote).</summary>
+    /// <param name="instance">The downstream instance.</param>
+    /// <param name="workflow">The workflow.</param>
+    /// <returns>The rate, or <see langword="null"/> if the instance never answered for it.</returns>
+    public double? GetRemoteRate(DownstreamInstance instance, WorkflowId workflow)
     {
-        var fresh = 0;
-        var usable = 0;
-        var unsupported = 0;
-        foreach (var instance in service.Instances)
+        lock (_lock)
         {
-            if (instance.Unsupported)
-            {
-                unsupported++;
-            }
-
-            if (IsUsable(instance, now))
-            {
-                usable++;
-                if (now - instance.LastAnswer <= _freshTicks)
-                {
-                    fresh++;
-                }
-            }
-        }
-
-        return unsupported > 0 && unsupported == service.Instances.Count ? DownstreamStatus.Unsupported
-            : usable == 0 ? DownstreamStatus.Expired
-            : fresh == service.Instances.Count ? DownstreamStatus.Fresh
-            : DownstreamStatus.Holding;
-    }
-
-    private void RecordStatuses(long now)
-    {
-        if (!CiceroInstruments.DownstreamStatus.Enabled)
-        {
-            return;
-        }
-
-        foreach (var (name, service) in _services)
-        {
-            CiceroInstruments.DownstreamStatus.Record(
-                (int)ClassifyLocked(service, now), new KeyValuePair<string, object?>(CiceroTelemetry.ServiceTag, name));
+            return _downstreamRates.RemoteRate(instance, workflow.Value);
         }
     }
 }

@@ -3,8 +3,8 @@
 namespace Cicero.RateAdaptation;
 
 /// <content>
-/// The asynchronous adapter: queries the downstream instances on a timer of the injected clock and runs
-/// <see cref="Step"/>; a slow or failing instance ages instead of stopping the loop.
+/// The asynchronous adapter: queries the downstream instances and runs <see cref="Step"/>, on a timer of the injected
+/// clock (<see cref="RateAdaptationTimer"/>); a slow or failing instance ages instead of stopping the loop.
 /// </content>
 public sealed partial class RateAdaptationController
 {
@@ -52,32 +52,10 @@ public sealed partial class RateAdaptationController
 
     /// <summary>Starts running <see cref="RunOnceAsync"/> every interval on the injected clock.</summary>
     /// <exception cref="InvalidOperationException">Already started.</exception>
-    public void Start()
-    {
-        lock (_lock)
-        {
-            if (_timer is not null)
-            {
-                throw new InvalidOperationException("The rate adaptation loop is already running.");
-            }
-
-            _stopping = new CancellationTokenSource();
-            _timer = _timeProvider.CreateTimer(static state => ((RateAdaptationController)state!).OnTick(), this, _options.Interval, _options.Interval);
-        }
-    }
+    public void Start() => _loop.Start(_options.Interval);
 
     /// <inheritdoc />
-    public void Dispose()
-    {
-        lock (_lock)
-        {
-            _timer?.Dispose();
-            _timer = null;
-            _stopping?.Cancel();
-            _stopping?.Dispose();
-            _stopping = null;
-        }
-    }
+    public void Dispose() => _loop.Dispose();
 
     private ValueTask<DownstreamRateAnswer> Query(DownstreamInstance target, CancellationToken cancellationToken)
     {
@@ -88,37 +66,6 @@ public sealed partial class RateAdaptationController
         catch (Exception ex)
         {
             return ValueTask.FromException<DownstreamRateAnswer>(ex);
-        }
-    }
-
-    private void OnTick()
-    {
-        if (Interlocked.CompareExchange(ref _running, 1, 0) != 0)
-        {
-            Interlocked.Increment(ref _skippedTicks);
-            return;
-        }
-
-        _ = RunTickAsync(_stopping?.Token ?? CancellationToken.None);
-    }
-
-    private async Task RunTickAsync(CancellationToken cancellationToken)
-    {
-        try
-        {
-            await RunOnceAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-        {
-        }
-        catch (Exception ex)
-        {
-            // The loop must outlive a faulty policy; the error is kept for health checks.
-            LastError = ex;
-        }
-        finally
-        {
-            Volatile.Write(ref _running, 0);
         }
     }
 }

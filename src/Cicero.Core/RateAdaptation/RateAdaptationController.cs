@@ -2,17 +2,16 @@
 
 using Cicero.Admission;
 using Cicero.Model;
-using Cicero.Resources;
 using Cicero.Workflows;
 
 namespace Cicero.RateAdaptation;
 
 // Invariants (this file, RateAdaptationController.Downstream.cs and RateAdaptationController.Loop.cs):
-// - The downstream table, the announced and downstream rates and the policy's scratch are read and written under
-//   _lock; _running and _skippedTicks are Interlocked; LastError is written by the loop alone.
+// - The downstream table (DownstreamRates), the announced and downstream rates and the policy's scratch are read and
+//   written under _lock; the timer loop (RateAdaptationTimer) keeps its own state.
 // - _announced, _downstream and _stepped have one slot per workflow registry slot; a slot is valid once _stepped is set.
 // - Announced σ = min(σ^local, σ′) and never NaN or negative: the policy's output is checked before it is announced.
-// - Step is synchronous and does no I/O; only the loop (Loop.cs) awaits, and it never holds _lock across an await.
+// - Step is synchronous and does no I/O; only RunOnceAsync (Loop.cs) awaits, and it never holds _lock across an await.
 // - Admission is told of changed rates outside _lock, so a callback into the controller cannot deadlock.
 
 /// <summary>
@@ -42,19 +41,13 @@ public sealed partial class RateAdaptationController : IDisposable
     private readonly IDownstreamRateSource? _source;
     private readonly AdmissionController? _admission;
     private readonly TimeProvider _timeProvider;
-    private readonly Dictionary<string, DownstreamService> _services = new(StringComparer.Ordinal);
+    private readonly DownstreamRates _downstreamRates;
     private readonly LocalRateInputs _inputs = new();
     private readonly double[] _announced;
     private readonly double[] _downstream;
     private readonly bool[] _stepped;
-    private readonly long _holdTicks;
-    private readonly long _freshTicks;
     private double[] _localRates = [];
-    private double[] _values = new double[16];
-    private ITimer? _timer;
-    private CancellationTokenSource? _stopping;
-    private int _running;
-    private long _skippedTicks;
+    private readonly RateAdaptationTimer _loop;
 
     /// <summary>Creates a controller.</summary>
     /// <param name="options">Process id, quantile, interval and hold time.</param>
@@ -91,8 +84,8 @@ public sealed partial class RateAdaptationController : IDisposable
         _stepped = new bool[slots];
         Array.Fill(_announced, options.InitialRate);
         Array.Fill(_downstream, double.PositiveInfinity);
-        _holdTicks = ToTimestamp(options.HoldTime);
-        _freshTicks = ToTimestamp(options.Interval * 2);
+        _loop = new RateAdaptationTimer(this, _timeProvider);
+        _downstreamRates = new DownstreamRates(options, ToTimestamp(options.HoldTime), ToTimestamp(options.Interval * 2));
     }
 
     /// <summary>Gets the options.</summary>
@@ -102,10 +95,10 @@ public sealed partial class RateAdaptationController : IDisposable
     public long Steps { get; private set; }
 
     /// <summary>Gets the number of timer ticks skipped because the previous step was still running.</summary>
-    public long SkippedTicks => Interlocked.Read(ref _skippedTicks);
+    public long SkippedTicks => _loop.SkippedTicks;
 
     /// <summary>Gets the last exception thrown by a periodic step (for example by the local policy), if any.</summary>
-    public Exception? LastError { get; private set; }
+    public Exception? LastError => _loop.LastError;
 
     /// <summary>
     /// Runs one control step: closes the model's interval, aggregates the downstream answers into σ′, runs the local
@@ -122,21 +115,13 @@ public sealed partial class RateAdaptationController : IDisposable
             var seconds = _model.CloseInterval();
             var resources = _model.Resources;
             _inputs.Reset(seconds, count, resources.Count);
-            for (var r = 0; r < resources.Count; r++)
-            {
-                _inputs.SetResource(r, new ResourceRateInputs(resources[r].Name, resources[r].Capacity, resources[r].TotalLoad)
-                {
-                    TotalDemand = resources[r].TotalDemand,
-                    StandingQueueIntervals = resources[r].StandingQueueIntervals,
-                    MeanServiceTime = MeanServiceTime(resources[r], registry, count),
-                });
-            }
+            ResourceReadings.Read(_inputs, resources, registry, count);
 
             for (var i = 0; i < count; i++)
             {
                 var slot = registry[i];
                 var workflowModel = _model.Find(i);
-                var downstream = workflowModel is null ? double.PositiveInfinity : AggregateDownstream(workflowModel, now);
+                var downstream = workflowModel is null ? double.PositiveInfinity : _downstreamRates.Aggregate(workflowModel, now);
                 // Unmeasured demand (a cold model, a caller recording only admissions) is no evidence σ′ is far above it.
                 var demand = workflowModel is null ? 0 : Math.Max(workflowModel.ArrivalRate, workflowModel.AdmittedRate);
                 _downstream[i] = demand > 0 && downstream > _options.DownstreamHeadroom * demand ? double.PositiveInfinity : downstream;
@@ -178,7 +163,7 @@ public sealed partial class RateAdaptationController : IDisposable
                 _admission?.InteriorShares.Arm(registry[i].Index, LocalBottleneckShare.Holds(_inputs, i, local[i]));
             }
 
-            RecordStatuses(now);
+            _downstreamRates.RecordStatuses(now);
             Steps++;
         }
 
@@ -214,33 +199,6 @@ public sealed partial class RateAdaptationController : IDisposable
         lock (_lock)
         {
             return _downstream[slot.Index];
-        }
-    }
-
-    /// <summary>Gets how current a downstream service's answers are.</summary>
-    /// <param name="service">The service name.</param>
-    /// <returns>The status; <see cref="DownstreamStatus.Expired"/> for an unknown service.</returns>
-    public DownstreamStatus GetDownstreamStatus(string service)
-    {
-        lock (_lock)
-        {
-            return _services.TryGetValue(service, out var state) ? ClassifyLocked(state, _timeProvider.GetTimestamp()) : DownstreamStatus.Expired;
-        }
-    }
-
-    /// <summary>Gets the last good answer an instance gave for a workflow (Table 5.1's GetAdmissionRatesFromRemote).</summary>
-    /// <param name="instance">The downstream instance.</param>
-    /// <param name="workflow">The workflow.</param>
-    /// <returns>The rate, or <see langword="null"/> if the instance never answered for it.</returns>
-    public double? GetRemoteRate(DownstreamInstance instance, WorkflowId workflow)
-    {
-        lock (_lock)
-        {
-            return _services.TryGetValue(instance.Service, out var service)
-                && service.Find(instance.Instance) is { } state
-                && state.Rates.TryGetValue(workflow.Value, out var rate)
-                ? rate
-                : null;
         }
     }
 
@@ -284,34 +242,6 @@ public sealed partial class RateAdaptationController : IDisposable
         {
             return _announced[index];
         }
-    }
-
-    /// <summary>
-    /// The resource's mean service time weighted by arrivals: Σ demand ÷ Σ (demand ÷ service time), since each
-    /// workflow's demand is its sub-task arrival rate times its own mean service time.
-    /// </summary>
-    private static double MeanServiceTime(ResourceSemaphore resource, WorkflowRegistry registry, int count)
-    {
-        var demand = 0.0;
-        var arrivals = 0.0;
-        var unweighted = 0.0;
-        for (var i = 0; i < count; i++)
-        {
-            var slot = registry[i];
-            if (resource.GetServiceTime(slot) is not { } time || time <= TimeSpan.Zero)
-            {
-                continue;
-            }
-
-            var seconds = time.TotalSeconds;
-            var workflowDemand = resource.GetDemand(slot);
-            demand += workflowDemand;
-            arrivals += workflowDemand / seconds;
-            unweighted = Math.Max(unweighted, seconds);
-        }
-
-        // With no arrivals measured, the longest known service time errs towards the longer (more patient) window.
-        return arrivals > 0 ? demand / arrivals : unweighted;
     }
 
     private long ToTimestamp(TimeSpan span) => (long)(span.TotalSeconds * _timeProvider.TimestampFrequency);

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
-using Cicero.Internal;
-
 namespace Cicero.ReplicaSelection;
 
-/// <summary>The backlogs: releasing waiting requests on responses and retry timers.</summary>
+/// <summary>The backlogs (<see cref="ReplicaBacklogs{TRequest}"/>) and the feedback that releases waiting requests.</summary>
 public sealed partial class ReplicaClientEngine<TRequest>
 {
     /// <summary>
@@ -13,15 +11,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// </summary>
     /// <param name="group">The group.</param>
     /// <param name="now">The current timestamp.</param>
-    public void OnRetryTimer(int group, long now)
-    {
-        if (now < _backlogs[group].RetryDue)
-        {
-            return;
-        }
-
-        RetryNow(group, now);
-    }
+    public void OnRetryTimer(int group, long now) => _backlogs.OnRetryTimer(group, now);
 
     /// <summary>
     /// Retries a group's backlog now, whatever retry was armed: for a host with one timer per group that it re-arms in
@@ -29,14 +19,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// </summary>
     /// <param name="group">The group.</param>
     /// <param name="now">The current timestamp.</param>
-    public void RetryNow(int group, long now)
-    {
-        _backlogs[group].RetryDue = long.MaxValue;
-        if (_options.AutoRelease)
-        {
-            Pump(group, now);
-        }
-    }
+    public void RetryNow(int group, long now) => _backlogs.RetryNow(group, now);
 
     /// <summary>
     /// Releases the oldest request of a group's backlog if the selector now answers a replica or a failure for it;
@@ -49,36 +32,8 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="replica">Its replica's index, or -1 when it failed.</param>
     /// <param name="failure">Why it failed, or <see langword="null"/>.</param>
     /// <returns>Whether a request was released.</returns>
-    public bool TryReleaseOne(int group, long now, out TRequest request, out int replica, out string? failure)
-    {
-        replica = -1;
-        failure = null;
-        var backlog = _backlogs[group];
-        if (!backlog.Waiting.TryPeekFront(out request))
-        {
-            return false;
-        }
-
-        var choice = _selector.Choose(_groups[group], now);
-        if (choice.Kind == ReplicaChoiceKind.Backlog)
-        {
-            ArmRetry(group, now);
-            request = default!;
-            return false;
-        }
-
-        backlog.Waiting.TryPopFront(out _);
-        if (choice.Kind == ReplicaChoiceKind.Replica)
-        {
-            replica = _members[group][choice.Index];
-        }
-        else
-        {
-            failure = choice.Reason ?? "No replica can take the request.";
-        }
-
-        return true;
-    }
+    public bool TryReleaseOne(int group, long now, out TRequest request, out int replica, out string? failure) =>
+        _backlogs.TryReleaseOne(group, now, out request, out replica, out failure);
 
     private void Complete(ReplicaState view, int index, in ReplicaFeedback feedback, long now)
     {
@@ -88,98 +43,11 @@ public sealed partial class ReplicaClientEngine<TRequest>
         }
 
         _selector.OnFeedback(view, feedback, now);
-        if (!feedback.Failed && index >= 0 && _backoff is not null)
+        if (!feedback.Failed && index >= 0)
         {
-            // The replica is alive: its next refusal starts the back-off from the bottom again.
-            _backoff[index] = 0;
+            _backoffs.Reset(index);
         }
 
-        RetryHolding(index, now);
-    }
-
-    /// <summary>A replica may take requests again (a response raised its rate, it came up): retry every group holding it.</summary>
-    private void RetryHolding(int replica, long now)
-    {
-        if (replica < 0 || !_options.AutoRelease)
-        {
-            return;
-        }
-
-        foreach (var group in _holding[replica])
-        {
-            if (_backlogs[group].Waiting.Count > 0)
-            {
-                Pump(group, now);
-            }
-        }
-    }
-
-    private void Pump(int group, long now)
-    {
-        while (TryReleaseOne(group, now, out var request, out var replica, out var failure))
-        {
-            if (failure is null)
-            {
-                _host.Dispatch(request, replica, isLocal: false);
-            }
-            else
-            {
-                _host.Fail(request, failure);
-            }
-        }
-    }
-
-    private void ArmRetry(int group, long now)
-    {
-        var backlog = _backlogs[group];
-        if (backlog.Waiting.Count == 0)
-        {
-            return;
-        }
-
-        if (TimeUntilAvailable(group, now) is not { } wait)
-        {
-            if (HasOutstanding(group))
-            {
-                // A response will retry the backlog.
-                return;
-            }
-
-            // Nothing will free a replica by itself: fail what waits rather than lose it.
-            while (backlog.Waiting.TryPopFront(out var request))
-            {
-                _host.Fail(request, "Every replica of the group is over its rate, and the selector cannot tell when one frees up.");
-            }
-
-            return;
-        }
-
-        var due = now + Math.Max(1, wait);
-        if (due < backlog.RetryDue)
-        {
-            backlog.RetryDue = due;
-            _host.ScheduleRetry(group, due);
-        }
-    }
-
-    private bool HasOutstanding(int group)
-    {
-        foreach (var replica in _groups[group])
-        {
-            if (replica.Outstanding > 0)
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
-
-    private sealed class Backlog
-    {
-        public Deque<TRequest> Waiting { get; } = new();
-
-        /// <summary>Gets or sets when the armed retry is due; <see cref="long.MaxValue"/> when none is.</summary>
-        public long RetryDue { get; set; } = long.MaxValue;
+        _backlogs.RetryHolding(index, now);
     }
 }

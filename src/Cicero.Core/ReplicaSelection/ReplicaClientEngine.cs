@@ -41,17 +41,9 @@ public sealed partial class ReplicaClientEngine<TRequest>
     private readonly IReplicaClientHost<TRequest> _host;
     private readonly ReplicaClientEngineOptions _options;
     private readonly long _frequency;
-    private readonly long _minBackoff;
-    private readonly long _maxBackoff;
-    private ReplicaState[] _replicas = [];
-    private int[][] _members = [];
-    private ReplicaState[][] _groups = [];
-    private Backlog[] _backlogs = [];
-    private int[][] _holding = [];
-    private bool[] _holdsLocal = [];
-    private long[]? _backoff;
-    private string? _localId;
-    private int _local = -1;
+    private readonly ReplicaBackoff _backoffs;
+    private readonly ReplicaGroupMap _map = new();
+    private readonly ReplicaBacklogs<TRequest> _backlogs;
 
     /// <summary>Creates an engine with no replicas (<see cref="SetReplicas(ReplicaState[], int[][])"/>).</summary>
     /// <param name="selector">The selection policy; the engine calls it and nothing else does.</param>
@@ -68,21 +60,21 @@ public sealed partial class ReplicaClientEngine<TRequest>
         _selector = selector;
         _host = host;
         _frequency = frequency;
-        _minBackoff = ToTimestamp(_options.InitialBackoff);
-        _maxBackoff = ToTimestamp(_options.MaxBackoff);
+        _backlogs = new ReplicaBacklogs<TRequest>(selector, host, _options, _map);
+        _backoffs = new ReplicaBackoff(ToTimestamp(_options.InitialBackoff), ToTimestamp(_options.MaxBackoff));
     }
 
     /// <summary>Gets the selector.</summary>
     public IReplicaSelector Selector => _selector;
 
     /// <summary>Gets the replicas, by index.</summary>
-    public IReadOnlyList<ReplicaState> Replicas => _replicas;
+    public IReadOnlyList<ReplicaState> Replicas => _map.Replicas;
 
     /// <summary>Gets how many groups there are.</summary>
-    public int GroupCount => _groups.Length;
+    public int GroupCount => _map.Views.Length;
 
     /// <summary>Gets how many requests have ever waited in a backlog.</summary>
-    public long Backlogged { get; private set; }
+    public long Backlogged => _backlogs.Backlogged;
 
     /// <summary>
     /// Gets or sets the id of this process's own replica (Wu's local fast path): a request for a group that holds it
@@ -91,13 +83,8 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// </summary>
     public string? LocalReplicaId
     {
-        get => _localId;
-        set
-        {
-            _localId = value;
-            _local = value is null ? -1 : Array.FindIndex(_replicas, r => r.Id == value);
-            _holdsLocal = [.. _members.Select(g => _local >= 0 && Array.IndexOf(g, _local) >= 0)];
-        }
+        get => _map.LocalId;
+        set => _map.LocalId = value;
     }
 
     /// <summary>
@@ -111,71 +98,20 @@ public sealed partial class ReplicaClientEngine<TRequest>
     {
         ArgumentNullException.ThrowIfNull(replicas);
         ArgumentNullException.ThrowIfNull(groups);
-        var views = new ReplicaState[groups.Length][];
-        var longest = 0;
-        for (var g = 0; g < groups.Length; g++)
-        {
-            var group = groups[g] ?? throw new ArgumentException($"Group {g} is null.", nameof(groups));
-            views[g] = new ReplicaState[group.Length];
-            for (var i = 0; i < group.Length; i++)
-            {
-                if ((uint)group[i] >= (uint)replicas.Length)
-                {
-                    throw new ArgumentException($"Group {g} holds replica index {group[i]}, out of range (0..{replicas.Length - 1}).", nameof(groups));
-                }
-
-                views[g][i] = replicas[group[i]] ?? throw new ArgumentException($"Replica {group[i]} is null.", nameof(replicas));
-            }
-
-            longest = Math.Max(longest, group.Length);
-        }
-
-        // The groups to retry when a replica answers: those it leads first, then those where it is second, ...
-        var holding = new List<int>[replicas.Length];
-        for (var r = 0; r < replicas.Length; r++)
-        {
-            holding[r] = [];
-        }
-
-        for (var place = 0; place < longest; place++)
-        {
-            for (var g = 0; g < groups.Length; g++)
-            {
-                if (place < groups[g].Length)
-                {
-                    holding[groups[g][place]].Add(g);
-                }
-            }
-        }
-
-        if (_backlogs.Length != groups.Length)
-        {
-            var backlogs = new Backlog[groups.Length];
-            for (var g = 0; g < backlogs.Length; g++)
-            {
-                backlogs[g] = g < _backlogs.Length ? _backlogs[g] : new Backlog();
-            }
-
-            _backlogs = backlogs;
-        }
-
-        _replicas = replicas;
-        _members = groups;
-        _groups = views;
-        _holding = [.. holding.Select(h => h.ToArray())];
-        _backoff = null;
-        LocalReplicaId = _localId;
+        _map.Set(replicas, groups);
+        _backlogs.Resize(groups.Length);
+        _backoffs.Clear();
     }
 
     /// <summary>Gets the index of a replica state, or -1 when it is not one of the engine's.</summary>
     /// <param name="replica">The state.</param>
     /// <returns>Its index in <see cref="Replicas"/>.</returns>
-    public int IndexOf(ReplicaState replica) => Array.IndexOf(_replicas, replica);
+    public int IndexOf(ReplicaState replica) => Array.IndexOf(_map.Replicas, replica);
 
     /// <summary>Gets how many requests wait in a group's backlog.</summary>
     /// <param name="group">The group.</param>
     /// <returns>The count.</returns>
-    public int BacklogLength(int group) => _backlogs[group].Waiting.Count;
+    public int BacklogLength(int group) => _backlogs.Count(group);
 
     /// <summary>Routes a request: dispatches, fails, or queues it in its group's backlog, through the host.</summary>
     /// <param name="request">The request.</param>
@@ -218,24 +154,24 @@ public sealed partial class ReplicaClientEngine<TRequest>
         isLocal = false;
         failure = null;
         replica = -1;
-        if (_holdsLocal[group] && !_replicas[_local].IsDown)
+        if (_map.HoldsLocal[group] && !_map.Replicas[_map.Local].IsDown)
         {
-            replica = _local;
+            replica = _map.Local;
             isLocal = true;
             return true;
         }
 
-        if (_backlogs[group].Waiting.Count > 0)
+        if (_backlogs.Count(group) > 0)
         {
             // Keep FIFO order behind requests already held back for this group.
             return false;
         }
 
-        var choice = _selector.Choose(_groups[group], now);
+        var choice = _selector.Choose(_map.Views[group], now);
         switch (choice.Kind)
         {
             case ReplicaChoiceKind.Replica:
-                replica = _members[group][choice.Index];
+                replica = _map.Members[group][choice.Index];
                 return true;
             case ReplicaChoiceKind.Fail:
                 failure = choice.Reason ?? "No replica can take the request.";
@@ -250,49 +186,18 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="group">Its group.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns><see langword="false"/> when the backlog is full (<see cref="ReplicaClientEngineOptions.MaxBacklog"/>); the request is not queued.</returns>
-    public bool TryEnqueue(TRequest request, int group, long now)
-    {
-        var backlog = _backlogs[group];
-        if (backlog.Waiting.Count >= _options.MaxBacklog)
-        {
-            return false;
-        }
-
-        var wasEmpty = backlog.Waiting.Count == 0;
-        backlog.Waiting.PushBack(request);
-        Backlogged++;
-        if (wasEmpty)
-        {
-            // Behind a waiting request the retry is armed already; the first one arms it.
-            ArmRetry(group, now);
-        }
-
-        return true;
-    }
+    public bool TryEnqueue(TRequest request, int group, long now) => _backlogs.TryEnqueue(request, group, now);
 
     /// <summary>Takes a waiting request out of its backlog (its caller gave up).</summary>
     /// <param name="request">The request.</param>
     /// <param name="group">Its group.</param>
     /// <returns>Whether it was waiting.</returns>
-    public bool Remove(TRequest request, int group)
-    {
-        var waiting = _backlogs[group].Waiting;
-        for (var i = 0; i < waiting.Count; i++)
-        {
-            if (EqualityComparer<TRequest>.Default.Equals(waiting[i], request))
-            {
-                waiting.RemoveAt(i);
-                return true;
-            }
-        }
-
-        return false;
-    }
+    public bool Remove(TRequest request, int group) => _backlogs.Remove(request, group);
 
     /// <summary>A request was sent to a replica: it counts as outstanding, and the selector learns of it.</summary>
     /// <param name="replica">The replica's index.</param>
     /// <param name="now">The send's timestamp.</param>
-    public void OnSent(int replica, long now) => OnSent(_replicas[replica], now);
+    public void OnSent(int replica, long now) => OnSent(_map.Replicas[replica], now);
 
     /// <summary>A request was sent to a replica, which may no longer be one of the engine's (a host's set changed).</summary>
     /// <param name="replica">The replica's state.</param>
@@ -308,7 +213,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="replica">The replica's index.</param>
     /// <param name="feedback">What the response said.</param>
     /// <param name="now">The response's timestamp.</param>
-    public void Complete(int replica, in ReplicaFeedback feedback, long now) => Complete(_replicas[replica], replica, feedback, now);
+    public void Complete(int replica, in ReplicaFeedback feedback, long now) => Complete(_map.Replicas[replica], replica, feedback, now);
 
     /// <summary>A replica answered; the replica may no longer be one of the engine's, which only the selector then learns.</summary>
     /// <param name="replica">The replica's state.</param>
@@ -331,7 +236,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
             replica.Outstanding--;
         }
 
-        RetryHolding(IndexOf(replica), now);
+        _backlogs.RetryHolding(IndexOf(replica), now);
     }
 
     /// <summary>
@@ -343,9 +248,8 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="now">The current timestamp.</param>
     public void OnUnavailable(int replica, in ReplicaFeedback feedback, long now)
     {
-        var view = _replicas[replica];
-        _backoff ??= new long[_replicas.Length];
-        var backoff = _backoff[replica] = Math.Clamp(_backoff[replica] * 2, _minBackoff, _maxBackoff);
+        var view = _map.Replicas[replica];
+        var backoff = _backoffs.Next(replica, _map.Replicas.Length);
         if (!view.IsDown)
         {
             view.IsDown = true;
@@ -366,8 +270,8 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="now">The current timestamp.</param>
     public void SetDown(int replica, bool isDown, long now)
     {
-        _replicas[replica].IsDown = isDown;
-        RetryHolding(replica, now);
+        _map.Replicas[replica].IsDown = isDown;
+        _backlogs.RetryHolding(replica, now);
     }
 
     /// <summary>
@@ -378,8 +282,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="group">The group.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns>The wait, or <see langword="null"/>.</returns>
-    public long? TimeUntilAvailable(int group, long now) =>
-        _selector is IBackpressureAware aware ? aware.TimeUntilAvailable(_groups[group], now) : null;
+    public long? TimeUntilAvailable(int group, long now) => _backlogs.TimeUntilAvailable(group, now);
 
     private long ToTimestamp(TimeSpan span) => (long)((double)span.Ticks * _frequency / TimeSpan.TicksPerSecond);
 
