@@ -11,19 +11,19 @@ internal static class AdmissionTelemetry
 {
     public static void RecordOutcome(WorkflowSlot slot, WorkflowModel? model, DropReason reason)
     {
-        var workflowTag = new KeyValuePair<string, object?>(CiceroTelemetry.WorkflowTag, slot.Id.Value);
+        // The tag is built only for a listener: with none, an outcome costs two flag tests.
         if (reason == DropReason.None)
         {
             model?.RecordAdmitted();
             if (CiceroInstruments.RequestsAdmitted.Enabled)
             {
-                CiceroInstruments.RequestsAdmitted.Add(1, workflowTag);
+                CiceroInstruments.RequestsAdmitted.Add(1, WorkflowTag(slot));
             }
         }
         else if (CiceroInstruments.RequestsDropped.Enabled)
         {
             CiceroInstruments.RequestsDropped.Add(
-                1, workflowTag, new KeyValuePair<string, object?>(CiceroTelemetry.DropReasonTag, CiceroInstruments.ToTag(reason)));
+                1, WorkflowTag(slot), new KeyValuePair<string, object?>(CiceroTelemetry.DropReasonTag, CiceroInstruments.ToTag(reason)));
         }
     }
 
@@ -34,4 +34,6 @@ internal static class AdmissionTelemetry
             CiceroInstruments.AdmissionQueueLength.Add(delta);
         }
     }
+
+    private static KeyValuePair<string, object?> WorkflowTag(WorkflowSlot slot) => new(CiceroTelemetry.WorkflowTag, slot.Id.Value);
 }
