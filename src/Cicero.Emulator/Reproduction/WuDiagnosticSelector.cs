@@ -77,12 +77,13 @@ internal sealed class WuDiagnosticSelector(double? clients) : IReplicaSelector
 
     private static double Ewma(double old, double sample) => ((1 - Weight) * old) + (Weight * sample);
 
-    /// <summary>The default catalog with both variants added.</summary>
-    public static Policies.Registration.PolicyCatalog Catalog(double clients) =>
-        Policies.Registration.PolicyCatalogBuilder.From(Policies.Registration.PolicyCatalog.Default)
-            .AddReplicaSelector(new DelegateReplicaSelectorFactory(Plain, _ => new WuDiagnosticSelector(null)))
-            .AddReplicaSelector(new DelegateReplicaSelectorFactory(WithOutstanding, _ => new WuDiagnosticSelector(clients)))
-            .Build();
+    /// <summary>The factory of one of the two variants, <see cref="Plain"/> or <see cref="WithOutstanding"/>.</summary>
+    public static ReplicaSelectorFactory Factory(string name, double clients) => name switch
+    {
+        Plain => new DelegateReplicaSelectorFactory(Plain, _ => new WuDiagnosticSelector(null)),
+        WithOutstanding => new DelegateReplicaSelectorFactory(WithOutstanding, _ => new WuDiagnosticSelector(clients)),
+        _ => throw new ArgumentException($"Unknown diagnostic selector '{name}'.", nameof(name)),
+    };
 
     private sealed class Stats
     {

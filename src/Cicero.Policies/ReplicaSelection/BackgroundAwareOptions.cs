@@ -27,7 +27,8 @@ public sealed class BackgroundAwareOptions
 
     /// <summary>
     /// Gets or sets how much a server's reported background activity (in [0, 1]) inflates its score: the score is
-    /// multiplied by 1 + penalty × activity, so a replica busy compacting or collecting garbage is avoided.
+    /// multiplied by 1 + penalty × activity and raised by penalty × activity × its service time, so a replica busy
+    /// compacting or collecting garbage is avoided, its local copy included.
     /// </summary>
     /// <value>10.</value>
     public double BackgroundPenalty { get; set; } = 10;

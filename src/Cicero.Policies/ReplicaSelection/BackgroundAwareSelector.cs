@@ -9,7 +9,8 @@ namespace Cicero.Policies.ReplicaSelection;
 /// Wu's background-aware replica ranking (thesis §4.3.1, eq. 4.1): φ = Ñ + q̄³·(1/ũ) + β·Ω̄, where Ñ (network latency)
 /// and 1/ũ (service time) are tail-adjusted values, q̄ (queue size) and Ω̄ (wait in the server's queue) EWMAs; the
 /// lowest score wins. A server's reported background activity (GC, compaction) multiplies its score by
-/// 1 + penalty × activity, so busy replicas are avoided.
+/// 1 + penalty × activity and adds penalty × activity × its service time, so busy replicas are avoided even where φ
+/// is 0 (a local copy on an idle server).
 /// </summary>
 /// <remarks>
 /// A ranking policy: it never asks for the backlog. Network latency is the response time minus the server's wait and
@@ -115,7 +116,11 @@ public sealed class BackgroundAwareSelector : IReplicaSelector
 
         var queue = stats.QueueSize.Value;
         var score = stats.Network.Value + (queue * queue * queue * stats.Service.Value) + (_options.WaitTimeWeight * stats.WaitTime.Value);
-        return score * (1 + (_options.BackgroundPenalty * stats.Background));
+
+        // The penalty also charges the busy replica's own service time: multiplying φ alone left a busy replica that
+        // scores 0 (the coordinator's own copy, no network, an idle queue) at 0, so it kept every local read.
+        var penalty = _options.BackgroundPenalty * stats.Background;
+        return (score * (1 + penalty)) + (penalty * stats.Service.Value);
     }
 
     private Stats StatsOf(ReplicaState replica, long now)

@@ -27,8 +27,22 @@ public class BackgroundAwareSelectorTests : ReplicaSelectorConformanceTests
         selector.OnFeedback(group[0], Feedback(2, 1, 0, 0, background: 0.5), 0);
         selector.OnFeedback(group[1], Feedback(4, 2, 0, 0), 0);
 
-        // compacting: (1 + 0 + 0) · (1 + 10 · 0.5) = 6; quiet: 2 + 0 + 0 = 2.
-        Assert.Equal(6, selector.Score(group[0], 0), 9);
+        // compacting: (1 + 0 + 0) · (1 + 10 · 0.5) + 10 · 0.5 · 1 ms of service = 11; quiet: 2 + 0 + 0 = 2.
+        Assert.Equal(11, selector.Score(group[0], 0), 9);
+        Assert.Equal(ReplicaChoice.Replica(1), selector.Choose(group, 0));
+    }
+
+    [Fact]
+    public void Choose_BusyLocalCopyOnAnIdleServer_IsAvoided()
+    {
+        // The coordinator's own copy: no network and an idle queue, so φ = 0, which no multiplier raises.
+        var selector = new BackgroundAwareSelector(null, Frequency);
+        ReplicaState[] group = [new("local, collecting garbage"), new("remote, quiet")];
+        selector.OnFeedback(group[0], Feedback(responseMs: 5, serviceMs: 5, queue: 0, waitMs: 0, background: 1), 0);
+        selector.OnFeedback(group[1], Feedback(responseMs: 2, serviceMs: 1.25, queue: 0, waitMs: 0), 0);
+
+        // local: 0 · 11 + 10 · 5 = 50 ms; remote: 0.75 ms of network.
+        Assert.Equal(50, selector.Score(group[0], 0), 9);
         Assert.Equal(ReplicaChoice.Replica(1), selector.Choose(group, 0));
     }
 
