@@ -34,6 +34,18 @@ if (args is ["grpc-paired", ..])
     return;
 }
 
+if (args is ["simulator", ..])
+{
+    Cicero.Benchmarks.Simulator.SimulatorSpeed.Run(args.Length > 1 ? args[1..] : Cicero.Benchmarks.Simulator.SimulatorSpeed.DefaultCases);
+    return;
+}
+
+if (args is ["simulator-case", var simulatorCase, ..])
+{
+    Cicero.Benchmarks.Simulator.SimulatorSpeed.RunCase(simulatorCase, args.Contains("--allocations"));
+    return;
+}
+
 if (args is ["balancer-outcome-client", var plan])
 {
     await Cicero.Benchmarks.Outcome.OutcomeClient.RunAsync(plan);

@@ -23,6 +23,11 @@ public sealed class VirtualTimeProvider : TimeProvider
     private readonly Lock _lock = new();
     // No comparer: for a struct key the queue then uses the devirtualized default comparison.
     private readonly PriorityQueue<ScheduledCallback, EventKey> _queue = new();
+    // Callbacks scheduled in due order (a constant delay, such as a simulated RPC timeout, seconds ahead) wait in a plain
+    // FIFO instead of the heap: they are most of what is pending in a simulation, and the heap then stays small. The
+    // order of runs is the same, since both hold (due, sequence) keys and the earlier head runs first.
+    private readonly Queue<(ScheduledCallback Callback, EventKey Key)> _ordered = new();
+    private long _orderedTailDue;
     private readonly DateTimeOffset _epoch;
     private long _now;
     private long _sequence;
@@ -57,7 +62,7 @@ public sealed class VirtualTimeProvider : TimeProvider
         {
             lock (_lock)
             {
-                return _queue.Count;
+                return _queue.Count + _ordered.Count;
             }
         }
     }
@@ -174,12 +179,31 @@ public sealed class VirtualTimeProvider : TimeProvider
         {
             while (true)
             {
-                if (!_queue.TryPeek(out next, out var key) || key.Due > limit)
+                var fromHeap = _queue.TryPeek(out next, out var key);
+                if (_ordered.TryPeek(out var ordered) && (!fromHeap || ordered.Key.CompareTo(key) < 0))
+                {
+                    (next, key) = ordered;
+                    fromHeap = false;
+                }
+                else if (!fromHeap)
                 {
                     return false;
                 }
 
-                _queue.Dequeue();
+                if (key.Due > limit)
+                {
+                    return false;
+                }
+
+                if (fromHeap)
+                {
+                    _queue.Dequeue();
+                }
+                else
+                {
+                    _ordered.Dequeue();
+                }
+
                 if (next.Timer is null || next.Timer.IsCurrent(next.TimerVersion))
                 {
                     if (key.Due > _now)
@@ -217,7 +241,17 @@ public sealed class VirtualTimeProvider : TimeProvider
 
     private void Enqueue(long due, ScheduledCallback callback)
     {
-        _queue.Enqueue(callback, new EventKey(due, _sequence++));
+        var key = new EventKey(due, _sequence++);
+        if (_ordered.Count == 0 || due >= _orderedTailDue)
+        {
+            // Its sequence is the largest yet, so it sorts after everything in the FIFO.
+            _ordered.Enqueue((callback, key));
+            _orderedTailDue = due;
+        }
+        else
+        {
+            _queue.Enqueue(callback, key);
+        }
     }
 
     private readonly record struct ScheduledCallback(Action<object?>? Callback, object? State, VirtualTimer? Timer, int TimerVersion);
