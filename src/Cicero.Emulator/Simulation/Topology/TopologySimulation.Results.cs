@@ -27,7 +27,7 @@ public sealed partial class TopologySimulation
             Resources: RunResults.Utilizations(
                 Compiled.Services,
                 (service, instance, r) => Instances[service.Index][instance].BusyTicks[r] / (service.Resources[r].Capacity * windowTicks)),
-            Rates: _rates,
+            Rates: RateExchange.Rates,
             Interrupted: Stopped), leaveOutLongIdle: _replay is not null);
     }
 }

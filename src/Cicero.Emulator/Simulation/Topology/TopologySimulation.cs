@@ -3,7 +3,6 @@
 using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Workloads;
 using Cicero.Policies.Registration;
-using Cicero.RateAdaptation;
 using Cicero.ReplicaSelection;
 using Cicero.Time;
 
@@ -29,25 +28,18 @@ namespace Cicero.Emulator.Simulation.Topology;
 /// </remarks>
 public sealed partial class TopologySimulation
 {
-    private static readonly Action<object?> OnArrival = static state => ((OpenWorkload)state!).Simulation.Arrive((OpenWorkload)state);
-    private static readonly Action<object?> OnClientsChange = static state => ((ClosedWorkload)state!).Simulation.ChangeClients((ClosedWorkload)state);
-    private static readonly Action<object?> OnClientSend = static state => ((ClosedLoopClient)state!).Workload.Simulation.ClientSend((ClosedLoopClient)state);
-    private static readonly Action<object?> OnRateRound = static state => ((SimInstance)state!).Simulation.RateRound((SimInstance)state);
-    private static readonly Action<object?> OnSample = static state => ((TopologySimulation)state!).SampleRates();
-    private static readonly long MinimumClientGapTicks = TimeSpan.FromMilliseconds(1).Ticks;
-
     private readonly ScenarioSpec _scenario;
     private readonly ConfigurationSpec _configuration;
     private readonly Random _serviceRandom;
     private readonly Random _selectorSeeds;
     private readonly RunMetrics _metrics;
     private readonly RequestTimeouts _timeouts = new();
-    private readonly List<TierRateSecond> _rates = [];
     private readonly List<SimInstance> _cakeInstances = [];
     private readonly long _durationTicks;
     private bool _stopRequested;
-    private readonly long _controlIntervalTicks;
     private readonly TraceReplayDriver? _replay;
+    private readonly WorkloadDriver _workloads;
+    private ReplayLoad? _replayLoad;
     private long _nextRequestId;
     private long _inFlight;
     private bool _ran;
@@ -91,7 +83,8 @@ public sealed partial class TopologySimulation
         _durationTicks = ToTicks(scenario.DurationSeconds);
         WindowStartTicks = ToTicks(scenario.WarmUpSeconds);
         WindowEndTicks = _durationTicks;
-        _controlIntervalTicks = (long)Math.Round(configuration.ControlIntervalMs * TimeSpan.TicksPerMillisecond);
+        RateExchange = new RateExchange(this, (long)Math.Round(configuration.ControlIntervalMs * TimeSpan.TicksPerMillisecond), _durationTicks, replay);
+        _workloads = new WorkloadDriver(this, scenario, _durationTicks);
         DefaultDeadlineMs = configuration.DeadlineMs;
         _serviceRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.ServiceTimes));
         RoutingRandom = new Random(SeedStreams.Derive(scenario.Seed, SeedStreams.Routing));
@@ -139,6 +132,11 @@ public sealed partial class TopologySimulation
     internal long WindowStartTicks { get; }
 
     internal long WindowEndTicks { get; private set; }
+
+    internal RateExchange RateExchange { get; }
+
+    /// <summary>Gets the next open-loop arrival of a replay while nothing is in flight, else null (<see cref="IdleGap.Arrival"/>).</summary>
+    internal long? NextArrivalWhileIdle => IdleGap.Arrival(_replay, _inFlight, Stopped);
 
     /// <summary>Gets a value indicating whether no more requests are offered: <see cref="Stop"/> was called and the run saw it.</summary>
     internal bool Stopped { get; private set; }
@@ -190,21 +188,22 @@ public sealed partial class TopologySimulation
         }
 
         _ran = true;
-        WireRateAdaptation();
+        RateExchange.Start(_configuration.RateControl);
         StartBackgroundActivity();
-        ScheduleFaults();
+        FaultSchedule.Schedule(this, _scenario.Faults);
         if (_replay is null)
         {
-            StartWorkloads();
+            _workloads.Start();
         }
         else
         {
-            StartReplay(_replay);
+            _replayLoad = new ReplayLoad(this, _replay, _scenario.Seed);
+            _replayLoad.Start();
         }
 
         if (_configuration.RateControl)
         {
-            Clock.ScheduleAt(TimeSpan.TicksPerSecond, OnSample, this);
+            RateExchange.StartSampling();
         }
 
         // Past the duration only outcomes are left; the client timeout bounds how long they can take.
@@ -281,78 +280,37 @@ public sealed partial class TopologySimulation
 
         if (request.Client is { } client)
         {
-            ClientDone(client);
+            _workloads.ClientDone(client);
         }
 
-        if (_replay is not null)
-        {
-            ReplayDone(request, outcome);
-        }
+        _replayLoad?.Done(request, outcome);
     }
 
-    private static long ToTicks(double seconds) => (long)Math.Round(seconds * TimeSpan.TicksPerSecond);
-
-    private static int Second(long ticks) => (int)(ticks / TimeSpan.TicksPerSecond);
-
-    private void WireRateAdaptation()
-    {
-        var total = 0;
-        foreach (var service in Instances)
-        {
-            total += service.Length;
-        }
-
-        var global = 0;
-        foreach (var service in Instances)
-        {
-            foreach (var instance in service)
-            {
-                foreach (var callee in instance.Service.Callees)
-                {
-                    instance.RateAdaptation.SetDownstreamInstances(callee.Name, Instances[callee.Index].Select(i => i.Id));
-                }
-
-                global++;
-                if (_configuration.RateControl)
-                {
-                    // Stagger the instances' rounds over the interval, as unsynchronised timers would be, deterministically.
-                    var phase = _controlIntervalTicks * global / (total + 1);
-                    Clock.ScheduleAt(phase + (2 * NetworkTicks), OnRateRound, instance);
-                }
-            }
-        }
-    }
-
-    /// <summary>
-    /// One round of Algorithm 3 at an instance: the replies to its queries (sent one round trip ago) are recorded, then
-    /// the control step runs. The answers are taken as the downstream instances state them when the replies land.
-    /// </summary>
-    private void RateRound(SimInstance instance)
+    /// <summary>Offers a workload's request: entry instance and partition come from the workload's own stream, so every configuration sees the same load.</summary>
+    internal void Offer(WorkflowDef workflow, Random random, ClosedLoopClient? client)
     {
         var now = Now;
-        if (!instance.IsDown)
-        {
-            foreach (var callee in instance.Service.Callees)
-            {
-                foreach (var target in Instances[callee.Index])
-                {
-                    // A dead instance or a broken link answers nothing: the caller keeps the last answer, then lets it
-                    // expire (RateAdaptationOptions.HoldTime), as it would with a real timeout.
-                    if (!target.IsDown && !target.RateExchangeLost && !instance.RateExchangeLost)
-                    {
-                        instance.RateAdaptation.RecordAnswer(new DownstreamInstance(callee.Name, target.Id), target.RateAdaptation.GetAdmissionRatesFor(instance.Id), now);
-                    }
-                }
-            }
-
-            instance.RateAdaptation.Step(now);
-        }
-
-        if (now < _durationTicks + RpcTimeoutTicks || _replay is { Exhausted: false })
-        {
-            Clock.ScheduleAt(IdleGap.Next(now, _controlIntervalTicks, IdleGap.Arrival(_replay, _inFlight, Stopped)), OnRateRound, instance);
-        }
+        var entries = Instances[workflow.Entry.Index];
+        var entry = entries[random.Next(entries.Length)];
+        var partition = random.Next(workflow.Partitions);
+        Launch(entry, new SimRequest(this, NextRequestId(), workflow, partition, now, now >= WindowStartTicks && now < WindowEndTicks, client));
     }
+
+    internal long NextRequestId() => ++_nextRequestId;
+
+    /// <summary>Starts an offered request at its entry instance, counted and with the client's timeout running.</summary>
+    internal void Launch(SimInstance entry, SimRequest request)
+    {
+        var now = Now;
+        _inFlight++;
+        _metrics.Offered(request, Second(now));
+        _timeouts.Add(request, now + RpcTimeoutTicks);
+        new EntryFrame(entry, request).Start();
+    }
+
+    internal static long ToTicks(double seconds) => (long)Math.Round(seconds * TimeSpan.TicksPerSecond);
+
+    private static int Second(long ticks) => (int)(ticks / TimeSpan.TicksPerSecond);
 
     private void StartBackgroundActivity()
     {
@@ -362,16 +320,6 @@ public sealed partial class TopologySimulation
             {
                 new BackgroundActivity(this, service, _scenario.Seed, _durationTicks + RpcTimeoutTicks).Start();
             }
-        }
-    }
-
-    private void SampleRates()
-    {
-        RunResults.SampleRates(_rates, Second(Now), Compiled, service => Instances[service.Index].Select(instance => instance.Runtime));
-
-        if (Now < _durationTicks || _replay is { Exhausted: false })
-        {
-            Clock.ScheduleAt(IdleGap.Next(Now, TimeSpan.TicksPerSecond, IdleGap.Arrival(_replay, _inFlight, Stopped)), OnSample, this);
         }
     }
 }

@@ -5,9 +5,9 @@ using Cicero.Emulator.Workloads;
 namespace Cicero.Emulator.Simulation.Topology;
 
 /// <summary>An open-loop workload in a run: its generator and the time of its next arrival.</summary>
-internal sealed class OpenWorkload(TopologySimulation simulation, WorkflowDef workflow, WorkloadGenerator generator)
+internal sealed class OpenWorkload(WorkloadDriver driver, WorkflowDef workflow, WorkloadGenerator generator)
 {
-    public TopologySimulation Simulation { get; } = simulation;
+    public WorkloadDriver Driver { get; } = driver;
 
     public WorkflowDef Workflow { get; } = workflow;
 
@@ -18,9 +18,9 @@ internal sealed class OpenWorkload(TopologySimulation simulation, WorkflowDef wo
 }
 
 /// <summary>A closed-loop workload in a run: its generator and its clients so far.</summary>
-internal sealed class ClosedWorkload(TopologySimulation simulation, WorkflowDef workflow, WorkloadGenerator generator)
+internal sealed class ClosedWorkload(WorkloadDriver driver, WorkflowDef workflow, WorkloadGenerator generator)
 {
-    public TopologySimulation Simulation { get; } = simulation;
+    public WorkloadDriver Driver { get; } = driver;
 
     public WorkflowDef Workflow { get; } = workflow;
 

@@ -5,32 +5,33 @@ using Cicero.Emulator.Scenarios;
 namespace Cicero.Emulator.Simulation.Topology;
 
 /// <summary>Injected faults (<see cref="ScenarioSpec.Faults"/>): each starts and ends as an event on the virtual clock.</summary>
-public sealed partial class TopologySimulation
+internal static class FaultSchedule
 {
     private static readonly Action<object?> OnFaultStart = static state =>
     {
         var (fault, instance) = ((FaultSpec, SimInstance))state!;
-        StartFault(fault, instance);
+        Start(fault, instance);
     };
 
     private static readonly Action<object?> OnFaultEnd = static state =>
     {
         var (fault, instance) = ((FaultSpec, SimInstance))state!;
-        EndFault(fault, instance);
+        End(fault, instance);
     };
 
-    private void ScheduleFaults()
+    /// <summary>Schedules the start and end of every fault of the scenario.</summary>
+    public static void Schedule(TopologySimulation simulation, IEnumerable<FaultSpec>? faults)
     {
-        foreach (var fault in _scenario.Faults ?? [])
+        foreach (var fault in faults ?? [])
         {
-            var service = Array.FindIndex(Compiled.Services, s => s.Name == fault.Service);
-            var instance = Instances[service][fault.Instance];
-            Clock.ScheduleAt(ToTicks(fault.AtSeconds), OnFaultStart, (fault, instance));
-            Clock.ScheduleAt(ToTicks(fault.UntilSeconds), OnFaultEnd, (fault, instance));
+            var service = Array.FindIndex(simulation.Compiled.Services, s => s.Name == fault.Service);
+            var instance = simulation.Instances[service][fault.Instance];
+            simulation.Clock.ScheduleAt(TopologySimulation.ToTicks(fault.AtSeconds), OnFaultStart, (fault, instance));
+            simulation.Clock.ScheduleAt(TopologySimulation.ToTicks(fault.UntilSeconds), OnFaultEnd, (fault, instance));
         }
     }
 
-    private static void StartFault(FaultSpec fault, SimInstance instance)
+    private static void Start(FaultSpec fault, SimInstance instance)
     {
         switch (fault.Kind)
         {
@@ -55,7 +56,7 @@ public sealed partial class TopologySimulation
         }
     }
 
-    private static void EndFault(FaultSpec fault, SimInstance instance)
+    private static void End(FaultSpec fault, SimInstance instance)
     {
         switch (fault.Kind)
         {
