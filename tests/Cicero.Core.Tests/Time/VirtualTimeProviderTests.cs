@@ -23,6 +23,45 @@ public class VirtualTimeProviderTests
         Assert.Equal(1, clock.PendingCount);
     }
 
+    // Callbacks scheduled in due order wait in a FIFO beside the heap: runs must still follow (due, sequence) exactly,
+    // with ties in scheduling order, whichever of the two a callback waits in, and callbacks scheduled while running.
+    [Fact]
+    public void RunUntilIdle_MixedOrderedAndUnorderedSchedules_RunInDueThenSchedulingOrder()
+    {
+        var clock = new VirtualTimeProvider();
+        var random = new Random(5);
+        var expected = new List<(long Due, int Order)>();
+        var seen = new List<(long Due, int Order)>();
+        var order = 0;
+        void Add(long due)
+        {
+            var mine = (Due: Math.Max(due, clock.GetTimestamp()), Order: order++);
+            expected.Add(mine);
+            clock.ScheduleAt(due, state =>
+            {
+                seen.Add(((long, int))state!);
+                if (seen.Count < 400)
+                {
+                    // A far-off timeout (in order) and a near event (out of order) from inside a callback.
+                    Add(clock.GetTimestamp() + 10_000);
+                    Add(clock.GetTimestamp() + random.Next(0, 3));
+                }
+            }, mine);
+        }
+
+        for (var i = 0; i < 50; i++)
+        {
+            Add(i * 100);
+            Add(random.Next(0, 5_000));
+            Add(random.Next(0, 5) * 1_000);
+        }
+
+        clock.RunUntilIdle();
+
+        Assert.Equal(expected.OrderBy(e => e.Due).ThenBy(e => e.Order), seen);
+        Assert.Equal(0, clock.PendingCount);
+    }
+
     [Fact]
     public void RunUntilIdle_EqualTimestamps_RunInSchedulingOrder()
     {
