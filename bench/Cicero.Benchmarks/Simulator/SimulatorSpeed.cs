@@ -79,6 +79,7 @@ internal static class SimulatorSpeed
 
         using var self = Process.GetCurrentProcess();
         var cpu = self.TotalProcessorTime;
+        var allocated = GC.GetTotalAllocatedBytes();
         var watch = Stopwatch.StartNew();
         long events = 0;
         foreach (var configuration in scenario.Configurations!)
@@ -90,7 +91,7 @@ internal static class SimulatorSpeed
         self.Refresh();
         var cpuSeconds = (self.TotalProcessorTime - cpu).TotalSeconds;
         types?.Print(Console.Error, 30);
-        Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  allocated {GC.GetTotalAllocatedBytes() / (double)events:F0} B per event, {GC.CollectionCount(0)} gen0 / {GC.CollectionCount(1)} gen1 / {GC.CollectionCount(2)} gen2 collections"));
+        Console.Error.WriteLine(string.Create(CultureInfo.InvariantCulture, $"  allocated {(GC.GetTotalAllocatedBytes() - allocated) / (double)events:F0} B per event, {GC.CollectionCount(0)} gen0 / {GC.CollectionCount(1)} gen1 / {GC.CollectionCount(2)} gen2 collections"));
         Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"{events} {seconds:R} {cpuSeconds:R} {PeakKilobytes()}"));
     }
 
