@@ -22,13 +22,8 @@ internal static class ReproduceCommand
         };
         var sweepTraces = new Option<string[]>("--sweep-trace")
         {
-            Description = "The Table 5.4 sweep's traces as FORMAT:PATH (meta-block, meta-kv, azure-llm); by default the shared block sample and Azure's LLM code trace. Missing files are left out.",
+            Description = "The Table 5.4 sweep's traces as FORMAT:PATH (meta-block, meta-kv, azure-llm); by default the shared block sample and Azure's LLM code trace (the block sample only with --reduced). Missing files are left out.",
             AllowMultipleArgumentsPerToken = true,
-            DefaultValueFactory = _ =>
-            [
-                "meta-block:" + Path.Combine("..", "shared", "traces-public", "meta-cachelib-traces", "block_traces_1.csv"),
-                "azure-llm:" + Path.Combine("..", "shared", "traces-public", "azure-public-dataset", "AzureLLMInferenceTrace_code.csv"),
-            ],
         };
         var reduced = new Option<bool>("--reduced") { Description = "CI size: 3 seeds, fewer configurations, the block sample only in the sweep; writes results/reproduction/reduced/ (what CI compares against) and leaves the document alone." };
         var renderOnly = new Option<bool>("--render") { Description = "Run nothing: render docs/reproduction.md and its tables page from the result files." };
@@ -93,8 +88,10 @@ internal static class ReproduceCommand
             return InvalidArguments;
         }
 
+        // Without --sweep-trace the traces are the ones CI's comparison uses (ReproductionSettings.DefaultSweepTraces),
+        // so a reduced run of the command and the test's run are the same run.
         var sweep = new List<SweepTrace>();
-        foreach (var value in parse.GetValue(sweepTraces)!)
+        foreach (var value in parse.GetValue(sweepTraces) ?? [])
         {
             var colon = value.IndexOf(':', StringComparison.Ordinal);
             if (colon <= 0 || !Cicero.Emulator.Traces.Importers.TraceImport.Formats.Contains(value[..colon]))
@@ -107,10 +104,9 @@ internal static class ReproduceCommand
             sweep.Add(new SweepTrace(Path.GetFileNameWithoutExtension(value[(colon + 1)..]), format, value[(colon + 1)..], format == "meta-block" ? 4 : 1));
         }
 
-        // CI regenerates the reduced results with the block sample only (Azure's 8,819 requests would triple its cost).
-        if (isReduced && parse.GetResult(sweepTraces) is null)
+        if (sweep.Count == 0)
         {
-            sweep.RemoveAll(t => t.Format != "meta-block");
+            sweep.AddRange(ReproductionSettings.DefaultSweepTraces(Path.Combine("..", "shared", "traces-public"), isReduced));
         }
 
         var resultsPath = parse.GetValue(results) ?? (isReduced ? ReproductionResults.ReducedDirectory : ReproductionResults.FullDirectory);

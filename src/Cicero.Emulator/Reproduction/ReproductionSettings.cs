@@ -14,6 +14,20 @@ public sealed class ReproductionSettings
     /// <summary>Gets or sets the public traces of the Table 5.4 sweep; traces whose file is missing are left out. None by default.</summary>
     public IReadOnlyList<SweepTrace> SweepTraces { get; set; } = [];
 
+    /// <summary>
+    /// Gets the Table 5.4 sweep's traces under a folder laid out as shared/traces-public: Meta's block sample (4 × back to
+    /// back) and Azure's LLM code trace; at reduced size the block sample only (Azure's 8,819 requests would triple CI's
+    /// cost). The command and CI's comparison both take their traces from here, so their reduced runs are the same run.
+    /// </summary>
+    /// <param name="publicTraces">The public traces' folder.</param>
+    /// <param name="reduced">Whether the run is at reduced (CI) size.</param>
+    /// <returns>The traces, whether or not their files exist (the sweep leaves missing ones out).</returns>
+    public static IReadOnlyList<SweepTrace> DefaultSweepTraces(string publicTraces, bool reduced)
+    {
+        var block = new SweepTrace("block_traces_1", "meta-block", Path.Combine(publicTraces, "meta-cachelib-traces", "block_traces_1.csv"), 4);
+        return reduced ? [block] : [block, new SweepTrace("AzureLLMInferenceTrace_code", "azure-llm", Path.Combine(publicTraces, "azure-public-dataset", "AzureLLMInferenceTrace_code.csv"), 1)];
+    }
+
     /// <summary>Gets the seeds of every configuration in the Table 5.4 sweep: 5, or 3 at reduced size.</summary>
     public int SweepSeeds => Reduced ? 3 : 5;
 

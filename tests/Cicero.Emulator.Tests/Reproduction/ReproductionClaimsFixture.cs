@@ -14,7 +14,7 @@ public sealed class ReproductionClaimsFixture
         {
             Reduced = true,
             BlockTracePath = TraceTestFiles.MetaBlock,
-            SweepTraces = [new("block_traces_1", "meta-block", TraceTestFiles.MetaBlock, 4)],
+            SweepTraces = ReproductionSettings.DefaultSweepTraces(TraceTestFiles.PublicTraces, reduced: true),
         };
         Sections = [.. C3Study.Run(settings), .. DeadlineStudy.Run(settings), .. DeadlineSweep.Run(settings), .. ScenarioStudy.Run(settings)];
     }
