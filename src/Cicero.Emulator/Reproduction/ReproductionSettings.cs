@@ -41,6 +41,9 @@ public sealed class ReproductionSettings
     /// <summary>Gets or sets where progress lines go; none when null.</summary>
     public TextWriter? Progress { get; set; }
 
+    /// <summary>Gets the seeds of every scenario section (§5.3.1, 5.3.3-5.3.5, the C3 topology), the same seeds 1..n for every configuration: 5, 3 at reduced size.</summary>
+    public int ScenarioSeeds => Reduced ? 3 : 5;
+
     /// <summary>Gets the seeds of every C3 configuration, the same seeds 1..n for every selector: 5 (the paper's), 3 at reduced size.</summary>
     public int C3Seeds => Reduced ? 3 : 5;
 }

@@ -2,7 +2,6 @@
 
 using System.Globalization;
 using System.Text;
-using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.Topology;
 using static Cicero.Emulator.Reproduction.Claims;
 
@@ -29,47 +28,12 @@ public static class ScenarioStudy
     public static IReadOnlyList<ReproductionSection> Run(ReproductionSettings settings)
     {
         ArgumentNullException.ThrowIfNull(settings);
-        Func<ReproductionSettings, ReproductionSection>[] sections = [PerformanceIsolation, LowLatency, Hotspot, QuantileKnob, C3Topology, WuStudy.Run, CakeStudy.Run];
+        Func<ReproductionSettings, ReproductionSection>[] sections = [IsolationStudy.Run, LowLatency, Hotspot, QuantileKnob, C3Topology, WuStudy.Run, CakeStudy.Run];
         return [.. sections.Select((run, i) => (run, SectionIds[i])).Where(s => settings.Sections?.Contains(s.Item2) ?? true).Select(s => s.run(settings))];
-    }
-
-    private static Dictionary<string, TopologyRunResult> RunScenario(ReproductionSettings settings, string name, Action<ScenarioSpec>? change = null, Action<ScenarioSpec>? reduce = null)
-    {
-        settings.Progress?.WriteLine("  scenario: " + name);
-        var scenario = ScenarioLoader.LoadEmbedded(name);
-        change?.Invoke(scenario);
-        if (settings.Reduced)
-        {
-            reduce?.Invoke(scenario);
-        }
-
-        return TopologySimulation.RunAll(scenario).ToDictionary(r => r.Configuration);
-    }
-
-    /// <summary>One row per configuration and workflow: offered, completed, dropped, timed out, latency percentiles.</summary>
-    private static string Table(IReadOnlyDictionary<string, TopologyRunResult> results, Func<string, bool>? workflows = null)
-    {
-        var text = new StringBuilder("| configuration | workflow | offered | completed | dropped | timed out | p50 ms | p99 ms | mean ms | throughput /s |\n|---|---|---|---|---|---|---|---|---|---|\n");
-        foreach (var (configuration, result) in results)
-        {
-            foreach (var w in result.Workflows.Where(w => workflows?.Invoke(w.Workflow) ?? true))
-            {
-                text.Append(CultureInfo.InvariantCulture, $"| {configuration} | {w.Workflow} | {w.Offered:N0} | {w.CompletedFraction:P1} | {w.Dropped:N0} | {w.TimedOut:N0} | {w.LatencyMs.P50:0.0} | {w.LatencyMs.P99:0.0} | {w.LatencyMs.Mean:0.0} | {w.Throughput:0.0} |\n");
-            }
-        }
-
-        return text.ToString();
     }
 
     private static ReproductionSection Section(string id, string preface, string table, List<ReproductionClaim> claims) =>
         new(id, preface + table + "\n" + ReproductionDocument.ClaimsTable(claims), claims);
-
-    private static double CompletedIn(TopologyRunResult result, Func<string, bool> workflows, int from, int to)
-    {
-        var points = result.TimeSeries.Where(p => workflows(p.Workflow) && p.Second >= from && p.Second < to).ToList();
-        var offered = points.Sum(p => p.Offered);
-        return offered == 0 ? double.NaN : (double)points.Sum(p => p.Completed) / offered;
-    }
 
     internal static double MeanLatencyIn(TopologyRunResult result, string workflow, int from, int to)
     {
@@ -78,37 +42,10 @@ public static class ScenarioStudy
         return completed == 0 ? double.NaN : points.Sum(p => p.MeanLatencyMs!.Value * p.Completed) / completed;
     }
 
-    private static ReproductionSection PerformanceIsolation(ReproductionSettings settings)
-    {
-        // Reduced: 50 s with F from 10 s, as PerformanceIsolationTests runs it; judged 30 s and 50 s after F arrives.
-        var (duration, aggressor) = settings.Reduced ? (50, 10) : (120, 50);
-        var (from, to) = settings.Reduced ? (40, 50) : (100, 110);
-        var r = RunScenario(settings, "performance-isolation", reduce: scenario =>
-        {
-            scenario.DurationSeconds = duration;
-            scenario.WarmUpSeconds = 5;
-            foreach (var workload in scenario.Workloads!.Where(w => w.Workflow == "F"))
-            {
-                workload.StartSeconds = aggressor;
-            }
-        });
-        static bool Steady(string w) => w is "A" or "B" or "C" or "D";
-        var claims = new List<ReproductionClaim>
-        {
-            Of("5.3.1.collapse", "Baseline: every tenant collapses once F arrives", "collapse", F($"A-D completed in [{from} s, {to} s): {CompletedIn(r["baseline"], Steady, from, to):P0}"),
-                CompletedIn(r["baseline"], Steady, from, to) < 0.25, string.Empty),
-            Of("5.3.1.rc-isolates", "RC: A-E keep their throughput, F is throttled at the FEs", "A-E flat", F($"A-E completed in [{from} s, {to} s): {CompletedIn(r["rc"], w => Steady(w) || w == "E", from, to):P0}; F rate-limited {r["rc"]["F"].DroppedByReason.GetValueOrDefault("rate-limited"):N0}"),
-                CompletedIn(r["rc"], w => Steady(w) || w == "E", from, to) > 0.99 && r["rc"]["F"].DroppedByReason.GetValueOrDefault("rate-limited") > 0, string.Empty),
-            Of("5.3.1.g", "RC: G times out on some requests (12%); RC + fair queuing: G progresses", "12% → 0", F($"G timed out: rc {(double)r["rc"]["G"].TimedOut / r["rc"]["G"].Offered:P0}, rc+drr {(double)r["rc+drr"]["G"].TimedOut / r["rc+drr"]["G"].Offered:P0}"),
-                r["rc"]["G"].TimedOut > 0 && r["rc+drr"]["G"].TimedOut == 0, "Our RC share is larger than 12%: it depends on G's deadline (5 s, ours) and the hot BSs' queue depth, which the paper does not give."),
-        };
-        return Section("5.3.1", F($"`performance-isolation`, {duration} s, F from {aggressor} s, measured from 10 s.\n\n"), Table(r), claims);
-    }
-
     private static ReproductionSection LowLatency(ReproductionSettings settings)
     {
         // Reduced: 35 s, 40 clients until 15 s, then 200 at once, as LowLatencyTests runs it.
-        var r = RunScenario(settings, "low-latency", reduce: scenario =>
+        var runs = ScenarioRuns.Run(settings, "low-latency", reduce: scenario =>
         {
             scenario.DurationSeconds = 35;
             scenario.WarmUpSeconds = 5;
@@ -118,34 +55,41 @@ public static class ScenarioStudy
         (int Clients, int From, int To)[] windows = settings.Reduced
             ? [(40, 5, 15), (200, 20, 35)]
             : [(40, 5, 30), (80, 35, 50), (120, 55, 70), (160, 75, 90), (200, 95, 110)];
-        var (fortyFrom, fortyTo) = (windows[0].From, windows[0].To);
-        var (topFrom, topTo) = (windows[^1].From, windows[^1].To);
+        double[] Met(string configuration, int from, int to) => runs.PerSeed(configuration, r => ScenarioRuns.CompletedIn(r, LowLatency, from, to));
+        double Throughput(string configuration, int from, int to) =>
+            runs.PerSeed(configuration, r => r.TimeSeries.Where(p => p.Workflow == "T" && p.Second >= from && p.Second < to).Sum(p => p.Completed) / (double)(to - from)).Average();
         var text = new StringBuilder("| throughput clients | deadlines met, baseline | deadlines met, Cicero | T throughput, baseline / Cicero |\n|---|---|---|---|\n");
         foreach (var (clients, from, to) in windows)
         {
-            var tb = r["baseline"].TimeSeries.Where(p => p.Workflow == "T" && p.Second >= from && p.Second < to).Sum(p => p.Completed) / (double)(to - from);
-            var tc = r["cicero"].TimeSeries.Where(p => p.Workflow == "T" && p.Second >= from && p.Second < to).Sum(p => p.Completed) / (double)(to - from);
-            text.Append(CultureInfo.InvariantCulture, $"| {clients} | {CompletedIn(r["baseline"], LowLatency, from, to):P1} | {CompletedIn(r["cicero"], LowLatency, from, to):P1} | {tb:0} / {tc:0} req/s |\n");
+            text.Append(CultureInfo.InvariantCulture, $"| {clients} | {Verdicts.Ci(Met("baseline", from, to), "P1")} | {Verdicts.Ci(Met("cicero", from, to), "P1")} | {Throughput("baseline", from, to):0} / {Throughput("cicero", from, to):0} req/s |\n");
         }
 
-        var at200Cicero = CompletedIn(r["cicero"], LowLatency, topFrom, topTo);
-        var at200Baseline = CompletedIn(r["baseline"], LowLatency, topFrom, topTo);
+        var (fortyFrom, fortyTo) = (windows[0].From, windows[0].To);
+        var (topFrom, topTo) = (windows[^1].From, windows[^1].To);
+        var fortyBaseline = Met("baseline", fortyFrom, fortyTo);
+        var fortyCicero = Met("cicero", fortyFrom, fortyTo);
+        var topCicero = Met("cicero", topFrom, topTo);
+        var topBaseline = Met("baseline", topFrom, topTo);
+        var graceful = Verdicts.All(Verdicts.Above(topCicero, 0.8), Verdicts.Below(topBaseline, topCicero));
         var claims = new List<ReproductionClaim>
         {
-            Of("5.3.3.forty", "With 40 throughput clients both meet all deadlines", "100%", F($"baseline {CompletedIn(r["baseline"], LowLatency, fortyFrom, fortyTo):P1}, Cicero {CompletedIn(r["cicero"], LowLatency, fortyFrom, fortyTo):P1}"),
-                CompletedIn(r["baseline"], LowLatency, fortyFrom, fortyTo) > 0.99 && CompletedIn(r["cicero"], LowLatency, fortyFrom, fortyTo) > 0.99, string.Empty),
-            new("5.3.3.two-hundred", "At 200 clients Cicero degrades gracefully (about 80% met), the baseline worse", "≈ 80% vs less", F($"Cicero {at200Cicero:P1}, baseline {at200Baseline:P1}"),
-                at200Cicero > 0.8 && at200Baseline < at200Cicero ? ReproductionVerdict.Beaten : ReproductionVerdict.Missed,
-                "In the simulation DRR costs nothing and there are no locks or thread switches to block behind, the head-of-line sources the paper names."),
+            Verdicts.Claim("5.3.3.forty", "With 40 throughput clients both meet all deadlines (read as: above 99%)", "100%", F($"baseline {Verdicts.Ci(fortyBaseline, "P1")}, Cicero {Verdicts.Ci(fortyCicero, "P1")}"),
+                Verdicts.All(Verdicts.Above(fortyBaseline, 0.99), Verdicts.Above(fortyCicero, 0.99)), "One of them meets 99% or fewer, on the interval over seeds."),
+            Verdicts.Claim("5.3.3.two-hundred", "At 200 clients Cicero degrades gracefully (about 80% met), the baseline worse", "≈ 80% vs less", F($"Cicero {Verdicts.Ci(topCicero, "P1")}, baseline {Verdicts.Ci(topBaseline, "P1")}"),
+                graceful == ReproductionVerdict.Reproduced ? ReproductionVerdict.Beaten : graceful,
+                graceful == ReproductionVerdict.Reproduced
+                    ? "Above the paper's 80%: in the simulation DRR costs nothing and there are no locks or thread switches to block behind, the head-of-line sources the paper names."
+                    : "Cicero meets 80% or fewer, or the baseline no fewer, on the interval over seeds."),
         };
-        return Section("5.3.3", settings.Reduced ? "`low-latency`, reduced: 35 s, 40 throughput clients until 15 s, then 200.\n\n" : "`low-latency`, 110 s: 40 throughput clients until 30 s, then 80, 120, 160 and 200 every 20 s; each window skips its first 5 s.\n\n", text + "\n" + Table(r, w => !LowLatency(w) || w == "LL1"), claims);
+        var preface = settings.Reduced ? "`low-latency`, reduced: 35 s, 40 throughput clients until 15 s, then 200.\n\n" : "`low-latency`, 110 s: 40 throughput clients until 30 s, then 80, 120, 160 and 200 every 20 s; each window skips its first 5 s.\n\n";
+        return Section("5.3.3", preface + F($"Deadlines met: mean over seeds 1-{runs.Seeds.Length} ± the 95% interval.\n\n"), text + "\n" + runs.Table(w => !LowLatency(w) || w == "LL1"), claims);
     }
 
     private static ReproductionSection Hotspot(ReproductionSettings settings)
     {
         // Reduced: 40 s, B from 10 s, doubling at 20 s, as HotspotTests runs it.
         var (duration, enters, doubles) = settings.Reduced ? (40, 10, 20) : (100, 40, 60);
-        var r = RunScenario(settings, "hotspot", reduce: scenario =>
+        var runs = ScenarioRuns.Run(settings, "hotspot", reduce: scenario =>
         {
             scenario.DurationSeconds = duration;
             scenario.WarmUpSeconds = 3;
@@ -161,71 +105,77 @@ public static class ScenarioStudy
             windows[^1] = (duration - 10, duration);
         }
 
-        var text = new StringBuilder("| A's mean latency (ms) |" + string.Concat(windows.Select(w => F($" [{w.From}, {w.To}) |"))) + "\n|---|" + string.Concat(Enumerable.Repeat("---|", windows.Length)) + "\n");
+        double[] MeanIn(string configuration, (int From, int To) w) => runs.PerSeed(configuration, r => MeanLatencyIn(r, "A", w.From, w.To));
+        var text = new StringBuilder("| A's mean latency (ms), mean over seeds |" + string.Concat(windows.Select(w => F($" [{w.From}, {w.To}) |"))) + "\n|---|" + string.Concat(Enumerable.Repeat("---|", windows.Length)) + "\n");
         foreach (var configuration in new[] { "baseline", "rc" })
         {
-            text.Append(CultureInfo.InvariantCulture, $"| {configuration} |{string.Concat(windows.Select(w => F($" {MeanLatencyIn(r[configuration], "A", w.From, w.To):0.0} |")))}\n");
+            text.Append(CultureInfo.InvariantCulture, $"| {configuration} |{string.Concat(windows.Select(w => F($" {MeanIn(configuration, w).Average():0.0} |")))}\n");
         }
 
-        var before = MeanLatencyIn(r["rc"], "A", windows[0].From, windows[0].To);
-        var after = MeanLatencyIn(r["rc"], "A", windows[^1].From, windows[^1].To);
-        var baselineAfter = MeanLatencyIn(r["baseline"], "A", windows[^1].From, windows[^1].To);
+        var before = MeanIn("rc", windows[0]);
+        var after = MeanIn("rc", windows[^1]);
+        var baselineBefore = MeanIn("baseline", windows[0]);
+        var baselineAfter = MeanIn("baseline", windows[^1]);
+        var droppedCd = runs.PerSeed("rc", r => (double)(r["C"].Dropped + r["D"].Dropped) / (r["C"].Offered + r["D"].Offered));
         var claims = new List<ReproductionClaim>
         {
-            Of("5.3.4.recovers", "With rate control A's latency returns to its expected level once σ_B adapts; in the baseline it stays inflated", "recovers",
-                F($"rc {before:0.0} → {after:0.0} ms; baseline {MeanLatencyIn(r["baseline"], "A", windows[0].From, windows[0].To):0.0} → {baselineAfter:0.0} ms"), after < 1.5 * before && baselineAfter > 5 * before, string.Empty),
-            Of("5.3.4.cd", "C and D are not throttled", "not throttled", F($"dropped C {r["rc"]["C"].Dropped}, D {r["rc"]["D"].Dropped}"), r["rc"]["C"].Dropped == 0 && r["rc"]["D"].Dropped == 0, string.Empty),
+            Verdicts.Claim("5.3.4.recovers", "With rate control A's latency returns to its expected level once σ_B adapts (read as: within 1.5 × before B); in the baseline it stays inflated (above 5 ×)", "recovers",
+                F($"rc {before.Average():0.0} → {after.Average():0.0} ms (× {Verdicts.Ci(Verdicts.Ratio(after, before), "0.00")}); baseline {baselineBefore.Average():0.0} → {baselineAfter.Average():0.0} ms (× {Verdicts.Ci(Verdicts.Ratio(baselineAfter, baselineBefore), "0.0")})"),
+                Verdicts.All(Verdicts.Below(Verdicts.Ratio(after, before), 1.5), Verdicts.Above(Verdicts.Ratio(baselineAfter, before), 5)), "On the interval over seeds A's latency under rc does not return within 1.5 × or the baseline's does not stay above 5 ×."),
+            Verdicts.Claim("5.3.4.cd", "C and D are not throttled (read as: under 0.1% dropped)", "not throttled", F($"C and D dropped {Verdicts.Ci(droppedCd, "P2")} under rc"),
+                Verdicts.Below(droppedCd, 0.001), "C and D lose 0.1% or more of their requests under rc, on the interval over seeds."),
         };
-        return Section("5.3.4", F($"`hotspot`, {duration} s; B from {enters} s, doubling at {doubles} s.\n\n"), text + "\n" + Table(r), claims);
+        return Section("5.3.4", F($"`hotspot`, {duration} s; B from {enters} s, doubling at {doubles} s.\n\n"), text + "\n" + runs.Table(), claims);
     }
 
     private static ReproductionSection QuantileKnob(ReproductionSettings settings)
     {
         var (duration, warmUp) = settings.Reduced ? (30, 5) : (60, 10);
-        var r = RunScenario(settings, "quantile-knob", reduce: scenario =>
+        var runs = ScenarioRuns.Run(settings, "quantile-knob", reduce: scenario =>
         {
             scenario.DurationSeconds = duration;
             scenario.WarmUpSeconds = warmUp;
         });
-        double Cv(string configuration, string service)
+        double[] Cv(string configuration, string service) => runs.PerSeed(configuration, r =>
         {
-            var samples = r[configuration].Rates.Where(x => x.Workflow == "S" && x.Service == service && x.Second > warmUp && x.TotalRate is not null).Select(x => x.TotalRate!.Value).ToArray();
+            var samples = r.Rates.Where(x => x.Workflow == "S" && x.Service == service && x.Second > warmUp && x.TotalRate is not null).Select(x => x.TotalRate!.Value).ToArray();
             var mean = samples.Average();
             return Math.Sqrt(samples.Average(x => (x - mean) * (x - mean))) / mean;
-        }
-
-        double Disk(string configuration) => r[configuration].Resources.Single(u => u.Service == "bs" && u.Resource == "disk").Mean;
-        var text = new StringBuilder("| | scan throughput | BS disk busy | Σσ CV at FEs | at PSs | at BSs |\n|---|---|---|---|---|---|\n");
+        });
+        double[] Disk(string configuration) => runs.PerSeed(configuration, r => r.Resources.Single(u => u.Service == "bs" && u.Resource == "disk").Mean);
+        var text = new StringBuilder(F($"Means over seeds 1-{runs.Seeds.Length} ± the 95% interval.\n\n| | scan throughput | BS disk busy | Σσ CV at FEs | at PSs | at BSs |\n|---|---|---|---|---|---|\n"));
         foreach (var q in new[] { "q0", "q0.5", "q1" })
         {
-            text.Append(CultureInfo.InvariantCulture, $"| {q} | {r[q]["S"].Throughput:0} req/s | {Disk(q):P0} | {Cv(q, "fe"):0.00} | {Cv(q, "ps"):0.00} | {Cv(q, "bs"):0.00} |\n");
+            text.Append(CultureInfo.InvariantCulture, $"| {q} | {runs.PerSeed(q, r => r["S"].Throughput).Average():0} req/s | {Verdicts.Ci(Disk(q), "P0")} | {Verdicts.Ci(Cv(q, "fe"), "0.00")} | {Verdicts.Ci(Cv(q, "ps"), "0.00")} | {Verdicts.Ci(Cv(q, "bs"), "0.00")} |\n");
         }
 
         var claims = new List<ReproductionClaim>
         {
-            Of("5.3.5.oscillation", "q = 0.5 oscillates less at the FEs than q = 0 or q = 1", "least oscillation", F($"CV q0 {Cv("q0", "fe"):0.00}, q0.5 {Cv("q0.5", "fe"):0.00}, q1 {Cv("q1", "fe"):0.00}"),
-                Cv("q0.5", "fe") < Cv("q0", "fe") && Cv("q0.5", "fe") < Cv("q1", "fe"), string.Empty),
-            Of("5.3.5.utilisation", "q = 0 leaves the BSs underused, q = 1 congests them", "low → high", F($"disk busy {Disk("q0"):P0}, {Disk("q0.5"):P0}, {Disk("q1"):P0}"),
-                Disk("q0") < Disk("q0.5") && Disk("q0.5") < Disk("q1"), string.Empty),
+            Verdicts.Claim("5.3.5.oscillation", "q = 0.5 oscillates less at the FEs than q = 0 or q = 1", "least oscillation", F($"CV q0 {Verdicts.Ci(Cv("q0", "fe"), "0.00")}, q0.5 {Verdicts.Ci(Cv("q0.5", "fe"), "0.00")}, q1 {Verdicts.Ci(Cv("q1", "fe"), "0.00")}"),
+                Verdicts.All(Verdicts.Below(Cv("q0.5", "fe"), Cv("q0", "fe")), Verdicts.Below(Cv("q0.5", "fe"), Cv("q1", "fe"))), "q = 0.5's lead over q = 0 or q = 1 is not sure on the interval over seeds (seed by seed)."),
+            Verdicts.Claim("5.3.5.utilisation", "q = 0 leaves the BSs underused, q = 1 congests them", "low → high", F($"disk busy {Verdicts.Ci(Disk("q0"), "P0")}, {Verdicts.Ci(Disk("q0.5"), "P0")}, {Verdicts.Ci(Disk("q1"), "P0")}"),
+                Verdicts.All(Verdicts.Below(Disk("q0"), Disk("q0.5")), Verdicts.Below(Disk("q0.5"), Disk("q1"))), "The disks' busy share does not rise with q on the interval over seeds (seed by seed)."),
         };
         return Section("5.3.5", F($"`quantile-knob`, {duration} s, measured after {warmUp} s;") + " CV is the coefficient of variation of the per-second Σσ of the scan workflow.\n\n", text.ToString(), claims);
     }
 
     private static ReproductionSection C3Topology(ReproductionSettings settings)
     {
-        var r = RunScenario(settings, "c3-simulation", reduce: scenario =>
+        var runs = ScenarioRuns.Run(settings, "c3-simulation", reduce: scenario =>
         {
             scenario.DurationSeconds = 2;
             scenario.WarmUpSeconds = 1;
             scenario.Configurations = [.. scenario.Configurations!.Where(c => c.Name is "c3" or "least-outstanding")];
         });
-        var c3 = r["c3"]["read"].LatencyMs;
-        var lor = r["least-outstanding"]["read"].LatencyMs;
+        var c3P99 = runs.PerSeed("c3", r => r["read"].LatencyMs.P99);
+        var lorP99 = runs.PerSeed("least-outstanding", r => r["read"].LatencyMs.P99);
+        var c3Mean = runs.PerSeed("c3", r => r["read"].LatencyMs.Mean);
+        var lorMean = runs.PerSeed("least-outstanding", r => r["read"].LatencyMs.Mean);
         var claims = new List<ReproductionClaim>
         {
-            Of("c3-topology.beats-lor", "C3 beats least outstanding at the tail and on average (T = 500 ms)", "C3 below LOR", F($"p99 {c3.P99:0} vs {lor.P99:0} ms; mean {c3.Mean:0.0} vs {lor.Mean:0.0} ms"),
-                c3.P99 < lor.P99 && c3.Mean < lor.Mean, string.Empty),
+            Verdicts.Claim("c3-topology.beats-lor", "C3 beats least outstanding at the tail and on average (T = 500 ms)", "C3 below LOR", F($"p99 {Verdicts.Ci(c3P99, "0")} vs {Verdicts.Ci(lorP99, "0")} ms; mean {Verdicts.Ci(c3Mean, "0.0")} vs {Verdicts.Ci(lorMean, "0.0")} ms"),
+                Verdicts.All(Verdicts.Below(c3P99, lorP99), Verdicts.Below(c3Mean, lorMean)), "C3's lead over LOR on the p99 or the mean is not sure on the interval over seeds (seed by seed)."),
         };
-        return Section("c3-topology", "`c3-simulation` on the topology runner, 8 s, 2 s warm-up, T = 500 ms.\n\n", Table(r), claims);
+        return Section("c3-topology", settings.Reduced ? "`c3-simulation` on the topology runner, reduced: 2 s, 1 s warm-up, C3 and LOR only, T = 500 ms.\n\n" : "`c3-simulation` on the topology runner, 8 s, 2 s warm-up, T = 500 ms.\n\n", runs.Table(), claims);
     }
 }
