@@ -22,11 +22,13 @@ internal static class ReproduceCommand
         };
         var sweepTraces = new Option<string[]>("--sweep-trace")
         {
-            Description = "The Table 5.4 sweep's traces as FORMAT:PATH (meta-block, meta-kv, azure-llm); by default the shared block sample and Azure's LLM code trace. Missing files are left out.",
+            Description = "The Table 5.4 sweep's traces as FORMAT:PATH (meta-block, meta-kv, azure-llm); by default the shared block sample, both kv samples and Azure's LLM code trace. Missing files are left out.",
             AllowMultipleArgumentsPerToken = true,
             DefaultValueFactory = _ =>
             [
                 "meta-block:" + Path.Combine("..", "shared", "traces-public", "meta-cachelib-traces", "block_traces_1.csv"),
+                "meta-kv:" + Path.Combine("..", "shared", "traces-public", "meta-cachelib-traces", "kv_traces_1.csv"),
+                "meta-kv:" + Path.Combine("..", "shared", "traces-public", "meta-cachelib-traces", "kv_traces_2.csv"),
                 "azure-llm:" + Path.Combine("..", "shared", "traces-public", "azure-public-dataset", "AzureLLMInferenceTrace_code.csv"),
             ],
         };
@@ -104,11 +106,11 @@ internal static class ReproduceCommand
             }
 
             var format = value[..colon];
-            sweep.Add(new SweepTrace(Path.GetFileNameWithoutExtension(value[(colon + 1)..]), format, value[(colon + 1)..], format == "meta-block" ? 4 : 1));
+            sweep.Add(new SweepTrace(Path.GetFileNameWithoutExtension(value[(colon + 1)..]), format, value[(colon + 1)..]));
         }
 
         // CI regenerates the reduced results with the block sample only (Azure's 8,819 requests would triple its cost).
-        if (isReduced && parse.GetResult(sweepTraces) is null)
+        if (isReduced && parse.GetResult(sweepTraces) is null or { Implicit: true })
         {
             sweep.RemoveAll(t => t.Format != "meta-block");
         }

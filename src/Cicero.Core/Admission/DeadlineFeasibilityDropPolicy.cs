@@ -3,26 +3,20 @@
 namespace Cicero.Admission;
 
 /// <summary>
-/// The default drop rule (after the dissertation's section 5.2.5): drop a request that cannot meet its deadline even if
-/// it were served at once, elapsed + L past δ. The admission controller consults it as a request arrives and again when
-/// a queued request's turn comes, so the wait for the workflow's rate σ is judged by the time actually waited.
+/// The default drop rule (dissertation section 5.2.5): drop a request when the backlog ahead of it exceeds
+/// delay_max · σ, where delay_max = δ − (elapsed + L) is the longest it may queue and still meet its deadline. The
+/// admission controller consults it as a request arrives and again when a queued request's turn comes.
 /// </summary>
 /// <remarks>
-/// L is the request's own need where it carries an end-to-end estimate T (its service time, capped at the workflow's
-/// measured completion time L), else the workflow's L; the reason is <see cref="DropReason.DeadlineInfeasible"/>.
-/// <para>
-/// The dissertation also drops on arrival when the backlog ahead exceeds delay_max · σ. That predicted wait overstates
-/// the real one (requests ahead that are refused at their turn take no token, and σ moves), and where the clients are
-/// closed loop a refused request is replaced at once by the client's next, so the refusal does not shorten the queue:
-/// it only throws away a request that could have made its deadline. On the public block trace at 4 permits and 250
-/// closed-loop clients that test cost LSTF+RC 8.6 points of goodput against doing nothing
-/// (docs/research/2026-11-29-table-5-4-sweep.md). Judging the wait at the turn refuses the same late requests without
-/// guessing, so the rule no longer predicts it.
-/// </para>
-/// <para>
-/// A request without a deadline is never dropped by this rule. A request exactly at the boundary (elapsed + L equal to
-/// δ) is admitted.
-/// </para>
+/// L is what the request needs once admitted: what is left of its own end-to-end estimate T where it carries one,
+/// capped at the workflow's completion-time estimate (the service times of parallel calls add up in T but overlap in
+/// time), else the workflow's estimate. The reason says which input made it infeasible:
+/// <see cref="DropReason.DeadlineInfeasible"/> when it cannot finish in time even if admitted at once (elapsed + L past
+/// the deadline); <see cref="DropReason.RateLimited"/> when only the wait for the workflow's rate σ makes it miss, for
+/// that is the rate limit refusing it, not the deadline. At its turn nothing is ahead, so the wait it has had is judged
+/// by the time it took, not by the backlog ÷ σ predicted on arrival.
+/// A request without a deadline is never dropped by this rule. A request exactly at the boundary (backlog equal to
+/// delay_max · σ) is admitted. With σ = +∞ there is no queueing delay, so only an already-missed deadline drops.
 /// </remarks>
 public sealed class DeadlineFeasibilityDropPolicy : IDropPolicy
 {
@@ -37,15 +31,23 @@ public sealed class DeadlineFeasibilityDropPolicy : IDropPolicy
             return DropDecision.Admit;
         }
 
-        var remaining = deadline.TotalSeconds - candidate.ElapsedSeconds;
-        return remaining < OwnNeedSeconds(candidate) ? new DropDecision(DropReason.DeadlineInfeasible) : DropDecision.Admit;
+        var maxDelay = deadline.TotalSeconds - (candidate.ElapsedSeconds + NeedSeconds(candidate));
+        if (maxDelay < 0)
+        {
+            return new DropDecision(DropReason.DeadlineInfeasible);
+        }
+
+        // With an unbounded rate nothing waits; avoid ∞ · 0 when the delay budget is exactly zero.
+        var tolerable = double.IsPositiveInfinity(candidate.AdmissionRate) ? double.PositiveInfinity : maxDelay * candidate.AdmissionRate;
+        return candidate.Backlog > tolerable ? new DropDecision(DropReason.RateLimited) : DropDecision.Admit;
     }
 
     /// <summary>
-    /// The time the request needs once served: what is left of its own estimate T where it carries one, capped at the workflow's L (the
-    /// service times of parallel calls add up in T but overlap in time), else L; 0 while L is unknown.
+    /// What the request needs once admitted: what is left of its own estimate T where it carries one, capped at the
+    /// workflow's estimate L, else L; 0 while L is unknown. L scales T by the workflow's completion time per second of
+    /// T, which under overload is queueing that does not grow with the request's size and that its own priority may skip.
     /// </summary>
-    private static double OwnNeedSeconds(in AdmissionCandidate candidate)
+    private static double NeedSeconds(in AdmissionCandidate candidate)
     {
         var completion = candidate.EstimatedCompletionSeconds;
         var estimate = candidate.Context.EstimatedTotal.ServiceTime;

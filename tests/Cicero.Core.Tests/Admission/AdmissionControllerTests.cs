@@ -101,6 +101,32 @@ public class AdmissionControllerTests
     }
 
     [Fact]
+    public void TryAdmit_DropRule_AdmitsAtTheBoundary_AndDropsJustPastIt()
+    {
+        // σ = 4/s, δ = 1 s, elapsed = 0.5 s, L = 0: the tolerable backlog is (1 − 0.5) × 4 = 2 requests.
+        using var admission = Create();
+        admission.Configure("tenant", new RateLimiterProperties(4, Burst: 1, QueueLimit: 10));
+        _clock.Advance(TimeSpan.FromSeconds(10));
+        RequestContext Late() => RequestContext.Create(
+            "tenant", _clock.GetTimestamp() - TimeSpan.FromSeconds(0.5).Ticks, TimeSpan.FromSeconds(1), default, default, default);
+
+        // Takes the only token: backlog is now 1 missing token.
+        Assert.True(admission.TryAdmit(Late()).IsAdmitted);
+        // Backlog 0 queued + 1 missing token = 1 ≤ 2: queued.
+        var one = admission.AdmitAsync(Late()).AsTask();
+        // Backlog 1 + 1 = 2 = the boundary: still admitted to the queue.
+        var two = admission.AdmitAsync(Late()).AsTask();
+        // Backlog 2 + 1 = 3 > 2: the wait at σ would miss the deadline, so the rate refuses it (and says so).
+        var three = admission.AdmitAsync(Late()).AsTask();
+
+        Assert.False(one.IsCompleted);
+        Assert.False(two.IsCompleted);
+        Assert.True(three.IsCompletedSuccessfully);
+        Assert.Equal(DropReason.RateLimited, Completed(three).Reason);
+        Assert.Equal(2, admission.GetQueueLength("tenant"));
+    }
+
+    [Fact]
     public void TryAdmit_DeadlineAlreadyMissed_DropsEvenWithTokens()
     {
         using var admission = Create();

@@ -17,22 +17,23 @@ public class AdmissionTurnRefusalTests
     [Fact]
     public void QueuedRequestWhoseWaitMadeItMiss_IsRefusedAtItsTurn_AndTheNextWaiterGetsItsToken()
     {
-        // σ = 4/s, one token: the first request takes it, then two wait 250 ms each. The first waiter's deadline (200 ms)
-        // passes while it waits; the second's (2 s) does not.
+        // σ = 4/s, one token: the first request takes it; a 300 ms request queues, its predicted wait 250 ms fits.
         using var admission = Create();
         admission.Configure("tenant", new RateLimiterProperties(4, Burst: 1, QueueLimit: 10));
         Assert.True(admission.TryAdmit(RequestContext.Start("tenant", _clock)).IsAdmitted);
-        var tight = admission.AdmitAsync(RequestContext.Start("tenant", _clock, TimeSpan.FromMilliseconds(200))).AsTask();
-        var loose = admission.AdmitAsync(RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(2))).AsTask();
-
-        // Both were feasible on arrival, however long the queue: admitted to it.
+        var tight = admission.AdmitAsync(RequestContext.Start("tenant", _clock, TimeSpan.FromMilliseconds(300))).AsTask();
+        var loose = admission.AdmitAsync(RequestContext.Start("tenant", _clock, TimeSpan.FromSeconds(5))).AsTask();
         Assert.False(tight.IsCompleted);
         Assert.False(loose.IsCompleted);
 
-        _clock.Advance(TimeSpan.FromMilliseconds(250));
+        // σ halves while they wait: the next token comes at 500 ms, past the tight one's deadline.
+        admission.SetRate("tenant", 2);
+        _clock.Advance(TimeSpan.FromMilliseconds(499));
+        Assert.False(tight.IsCompleted);
+        _clock.Advance(TimeSpan.FromMilliseconds(1));
 
-        // At the first token the tight one's turn has come past its deadline: refused, saying the wait at the rate made it
-        // miss; the token it did not take admits the loose one at once rather than 250 ms later.
+        // At its turn the wait it had made it miss: refused as the rate's refusal, and the token it did not take admits
+        // the next waiter at once rather than 500 ms later.
         Assert.Equal(DropReason.RateLimited, Completed(tight).Reason);
         Assert.True(loose.IsCompletedSuccessfully);
         Assert.True(Completed(loose).IsAdmitted);

@@ -12,29 +12,18 @@ public class DeadlineFeasibilityDropPolicyTests
     private readonly WorkflowRegistry _registry = new();
 
     [Theory]
-    // δ = 2 s, elapsed = 0.5 s: 1.5 s left. L = 1.5 s is the boundary (admitted); past it the request cannot make it.
-    [InlineData(1.5, DropReason.None)]
-    [InlineData(1.500001, DropReason.DeadlineInfeasible)]
+    // δ = 2 s, elapsed = 0.5 s, L = 0.25 s → delay_max = 1.25 s; σ = 8/s → tolerable backlog 10.
+    [InlineData(10.0, DropReason.None)]
+    // Only the wait at σ makes it late: the rate refuses it, and says so.
+    [InlineData(10.000001, DropReason.RateLimited)]
     [InlineData(0.0, DropReason.None)]
-    public void Evaluate_ElapsedPlusCompletionAgainstTheDeadline(double completionSeconds, DropReason expected)
+    public void Evaluate_BacklogAgainstTolerableQueueingDelay(double backlog, DropReason expected)
     {
         var now = 10 * Frequency;
         var context = RequestContext.Create("w", now - (Frequency / 2), TimeSpan.FromSeconds(2), default, default, default);
-        var candidate = new AdmissionCandidate(context, _registry.Resolve("w"), now, Frequency, completionSeconds, 0, 8, 0, 10);
+        var candidate = new AdmissionCandidate(context, _registry.Resolve("w"), now, Frequency, 0.25, backlog, 8, 0, 10);
 
         Assert.Equal(expected, DeadlineFeasibilityDropPolicy.Instance.Evaluate(candidate, now).Reason);
-    }
-
-    [Fact]
-    public void Evaluate_LongBacklogAhead_StillAdmits_TheWaitIsJudgedAtTheTurn()
-    {
-        // 1,000 requests ahead at σ = 8/s predict a 125 s wait against 1.25 s of slack; the prediction is not trusted (requests
-        // ahead refused at their turn take no token, σ moves, and a refused closed-loop client sends its next at once).
-        var now = 10 * Frequency;
-        var context = RequestContext.Create("w", now - (Frequency / 2), TimeSpan.FromSeconds(2), default, default, default);
-        var candidate = new AdmissionCandidate(context, _registry.Resolve("w"), now, Frequency, 0.25, 1000, 8, 999, 1000);
-
-        Assert.False(DeadlineFeasibilityDropPolicy.Instance.Evaluate(candidate, now).IsDrop);
     }
 
     [Fact]
