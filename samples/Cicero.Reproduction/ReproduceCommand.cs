@@ -22,7 +22,7 @@ internal static class ReproduceCommand
         };
         var sweepTraces = new Option<string[]>("--sweep-trace")
         {
-            Description = "The Table 5.4 sweep's traces as FORMAT:PATH (meta-block, meta-kv, azure-llm); by default the shared block sample and Azure's LLM code trace (the block sample only with --reduced). Missing files are left out.",
+            Description = "The Table 5.4 sweep's traces as FORMAT:PATH (meta-block, meta-kv, azure-llm); by default the shared block sample, both kv samples and Azure's LLM code trace (the block sample only with --reduced). Missing files are left out.",
             AllowMultipleArgumentsPerToken = true,
         };
         var reduced = new Option<bool>("--reduced") { Description = "CI size: 3 seeds, fewer configurations, the block sample only in the sweep; writes results/reproduction/reduced/ (what CI compares against) and leaves the document alone." };
@@ -101,7 +101,7 @@ internal static class ReproduceCommand
             }
 
             var format = value[..colon];
-            sweep.Add(new SweepTrace(Path.GetFileNameWithoutExtension(value[(colon + 1)..]), format, value[(colon + 1)..], format == "meta-block" ? 4 : 1));
+            sweep.Add(new SweepTrace(Path.GetFileNameWithoutExtension(value[(colon + 1)..]), format, value[(colon + 1)..]));
         }
 
         if (sweep.Count == 0)

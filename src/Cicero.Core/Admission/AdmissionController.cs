@@ -9,7 +9,7 @@ namespace Cicero.Admission;
 
 /// <summary>
 /// Per-workflow admission: a token bucket at the workflow's rate σ with a bounded queue, and an <see cref="IDropPolicy"/>
-/// consulted as each request arrives. Every rejection carries a <see cref="DropReason"/>.
+/// consulted as each request arrives and again when a queued request's turn comes. Every rejection carries a <see cref="DropReason"/>.
 /// </summary>
 /// <remarks>
 /// Thread-safe. Admitting without waiting completes synchronously and allocates nothing. Queued requests are released
@@ -66,7 +66,7 @@ public sealed partial class AdmissionController : IDisposable
         _timestampFrequency = _timeProvider.TimestampFrequency;
         _limiters = new WorkflowLimiter?[registry.SlotCapacity];
         InteriorShares = new InteriorShareGate(registry, model);
-        _waiters = new AdmissionWaiters(_lock, _timeProvider, registry, model, _limiters, _options);
+        _waiters = new AdmissionWaiters(_lock, _timeProvider, registry, model, _limiters, _options, _dropPolicy);
     }
 
     /// <summary>Gets the workflow registry.</summary>

@@ -25,13 +25,15 @@ internal sealed class AdmissionWaiters : IWaitNodeOwner<AdmissionResult, Request
     private readonly LocalModel? _model;
     private readonly WorkflowLimiter?[] _limiters;
     private readonly AdmissionOptions _options;
+    private readonly IDropPolicy _dropPolicy;
     private readonly List<int> _waiting = [];
     private readonly Stack<WaitNode<AdmissionResult, RequestContext>> _pool = new();
     private readonly ITimer _timer;
     private long _timerDue = long.MaxValue;
 
-    public AdmissionWaiters(Lock sharedLock, TimeProvider timeProvider, WorkflowRegistry registry, LocalModel? model, WorkflowLimiter?[] limiters, AdmissionOptions options)
+    public AdmissionWaiters(Lock sharedLock, TimeProvider timeProvider, WorkflowRegistry registry, LocalModel? model, WorkflowLimiter?[] limiters, AdmissionOptions options, IDropPolicy dropPolicy)
     {
+        _dropPolicy = dropPolicy;
         _lock = sharedLock;
         _timeProvider = timeProvider;
         _timestampFrequency = timeProvider.TimestampFrequency;
@@ -60,10 +62,14 @@ internal sealed class AdmissionWaiters : IWaitNodeOwner<AdmissionResult, Request
         return waiter;
     }
 
-    /// <summary>Admits every waiter whose bucket now holds a token, in arrival order per workflow, and re-arms the timer.</summary>
+    /// <summary>
+    /// Admits every waiter whose bucket now holds a token, in arrival order per workflow, and re-arms the timer. The drop
+    /// policy is consulted again at each waiter's turn: one whose wait made it miss is refused and leaves the token to the next.
+    /// </summary>
     public void ReleaseDue()
     {
         List<(WaitNode<AdmissionResult, RequestContext> Node, WorkflowSlot Slot)>? released = null;
+        List<(WaitNode<AdmissionResult, RequestContext> Node, WorkflowSlot Slot)>? refused = null;
         lock (_lock)
         {
             var now = _timeProvider.GetTimestamp();
@@ -75,9 +81,17 @@ internal sealed class AdmissionWaiters : IWaitNodeOwner<AdmissionResult, Request
                 limiter.Bucket.Refill(now);
                 while (limiter.Queue.Count > 0 && limiter.Bucket.TryTake())
                 {
-                    limiter.LastAdmittedAt = now;
                     limiter.Queue.TryPopFront(out var node);
                     node!.IsQueued = false;
+                    if (_dropPolicy.RefusesAtTurn(node.Payload!, _registry[index], _model, limiter.Bucket.Rate, now, _timestampFrequency))
+                    {
+                        // Its wait made it miss: it takes no token, the next waiter gets this one.
+                        limiter.Bucket.Return();
+                        (refused ??= []).Add((node, _registry[index]));
+                        continue;
+                    }
+
+                    limiter.LastAdmittedAt = now;
                     (released ??= []).Add((node, _registry[index]));
                 }
 
@@ -89,6 +103,13 @@ internal sealed class AdmissionWaiters : IWaitNodeOwner<AdmissionResult, Request
             }
 
             ArmTimerLocked(now);
+        }
+
+        foreach (var (node, slot) in refused ?? [])
+        {
+            AdmissionTelemetry.RecordQueueLength(-1);
+            AdmissionTelemetry.RecordOutcome(slot, _model?.Find(slot.Index), DropReason.RateLimited);
+            node.SetResult(new AdmissionResult(DropReason.RateLimited));
         }
 
         if (released is null)

@@ -2,7 +2,10 @@
 
 namespace Cicero.Admission;
 
-/// <summary>Decides, as a request arrives at its workflow's rate limiter, whether to drop it early.</summary>
+/// <summary>
+/// Decides, as a request arrives at its workflow's rate limiter and again when a queued request's turn comes (then with
+/// nothing ahead of it), whether to drop it early.
+/// </summary>
 /// <remarks>
 /// Called under the admission controller's lock with the current timestamp: implementations must be fast, must not
 /// block, read a clock or do I/O, and are single-threaded by contract.

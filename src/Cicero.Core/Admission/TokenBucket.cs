@@ -52,6 +52,15 @@ internal sealed class TokenBucket
         return true;
     }
 
+    /// <summary>Gives back a token taken for a request that was refused instead of admitted.</summary>
+    public void Return()
+    {
+        if (!IsUnlimited)
+        {
+            Tokens += 1;
+        }
+    }
+
     /// <summary>Gets how many requests' worth of tokens are missing before the next one can pass (0 when one can).</summary>
     public double Deficit => IsUnlimited ? 0 : Math.Max(0, 1 - Tokens);
 

@@ -92,7 +92,8 @@ public sealed partial class ResourceSemaphore
 
     /// <summary>
     /// Whether the sub-task, started now, ends by its request's deadline on this resource's mean service time for its
-    /// workflow and type (just whether the deadline has not passed while there is no estimate yet).
+    /// workflow and type, or what is left of the request's own estimate if shorter (just whether the deadline has not
+    /// passed while there is no mean yet).
     /// </summary>
     private bool CanFinishInTime(in SubtaskTicket ticket, long now)
     {
@@ -102,8 +103,13 @@ public sealed partial class ResourceSemaphore
         }
 
         var service = _usage.GetServiceTime(ticket.Workflow.Index, ticket.SubtaskType);
-        return service is not { } mean || now + (long)(mean.TotalSeconds * _timestampFrequency) <= ticket.DeadlineTimestamp;
+        return service is not { } mean || now + (long)(ServiceSeconds(mean, ticket.Context) * _timestampFrequency) <= ticket.DeadlineTimestamp;
     }
+
+    // A request that carries its own estimate needs at most what is left of it: the mean over a workflow whose requests
+    // differ in size by orders of magnitude would refuse a small request that still fits.
+    private static double ServiceSeconds(TimeSpan mean, RequestContext context) =>
+        context.EstimatedTotal.ServiceTime > 0 ? Math.Min(mean.TotalSeconds, context.RemainingServiceTime) : mean.TotalSeconds;
 
     private SubtaskLease GrantLocked(WorkflowSlot workflow, RequestContext context, int subtaskType, long now, double cost)
     {

@@ -31,8 +31,9 @@ public sealed class ResourceSemaphoreOptions
     /// <summary>
     /// Gets or sets a value indicating whether a waiting sub-task that cannot finish by its request's deadline is
     /// refused (<see cref="DropReason.DeadlineInfeasible"/>) when its turn comes, instead of being served:
-    /// the deadline has passed, or this resource's mean service time for the sub-task's workflow and type would end
-    /// past it. Its caller has given up or will have, so the work would be wasted, and under overload such work can keep
+    /// the deadline has passed, or this resource's mean service time for the sub-task's workflow and type (what is left of
+    /// the request's own estimate, if it carries one and that is shorter) would end past it. Its caller has given up or
+    /// will have, so the work would be wasted, and under overload such work can keep
     /// a queue full of requests that all miss their deadlines (section 5.2.5's feasibility test, at the resource).
     /// </summary>
     /// <value><see langword="false"/>: every waiter is served.</value>

@@ -38,7 +38,8 @@ internal static class CakeStudy
             text.Append(CultureInfo.InvariantCulture, $"| {Slos[i]:0} ms | {PaperBatch[i]} queries/s | {Verdicts.Ci(Batch(runs), "0.0")} scans/s | {Verdicts.Ci([.. runs.Select(r => r.Result["frontend"].LatencyMs.P99)], "0")} ms | {Verdicts.Ci(settled, "0")} ms |\n");
             claims.Add(Verdicts.Claim(F($"cake.slo-{Slos[i]:0}"), F($"Cake brings the front end to a {Slos[i]:0} ms p99 SLO (settled p99 ≤ 1.1 × SLO)"), Slos[i] == 100 ? "narrowly missed (105 ms)" : "met",
                 F($"{Verdicts.Ci(settled, "0")} ms"), Verdicts.Below(settled, 1.1 * Slos[i]),
-                "Cake aims the p99 at the SLO itself and gives share back above 1.2 × its target, so the settled p99 lands on either side of it (the paper: 105 ms at a 100 ms SLO)."));
+                "Cake aims the p99 at the SLO itself and gives share back above 1.2 × its target, so the settled p99 lands on either side of it (the paper: 105 ms at a 100 ms SLO).",
+                isChecked: false));
         }
 
         text.Append(CultureInfo.InvariantCulture, $"| none (naive consolidation: FIFO, no control) | — | {Verdicts.Ci(Batch(baseline), "0.0")} scans/s | {Verdicts.Ci([.. baseline.Select(r => r.Result["frontend"].LatencyMs.P99)], "0")} ms | {Verdicts.Ci([.. baseline.Select(r => P99In(r.FrontEnd, settle, duration))], "0")} ms |\n");
@@ -53,7 +54,8 @@ internal static class CakeStudy
         claims.Add(Verdicts.Claim("cake.convergence", F($"The front end starts well above its SLO (p99 ≥ 2 × SLO in the first 10 s) and is below it within about 40 s (Figure 12, SLO {SeriesSlo:0} ms)"), "≈ 400 ms → below 150 ms after ≈ 40 s",
             F($"p99 {Verdicts.Ci(early, "0")} ms in the first 10 s; first 10 s interval at or below the SLO ends at {Verdicts.Ci(below, "0")} s"),
             Verdicts.All(Verdicts.Above(early, 2 * SeriesSlo), Verdicts.Below(below, 50)),
-            "Cake moves at most 10% of the front end's share per 10 s interval, so how soon the SLO is met depends on how far above it the front end starts."));
+            "Cake moves at most 10% of the front end's share per 10 s interval, so how soon the SLO is met depends on how far above it the front end starts.",
+            isChecked: false));
         return new ReproductionSection("cake", text + "\n" + ReproductionDocument.ClaimsTable(claims), claims);
     }
 

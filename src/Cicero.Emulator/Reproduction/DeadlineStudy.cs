@@ -53,7 +53,7 @@ public static class DeadlineStudy
         var top = result.Rows.Max(r => r.LoadLevel);
         var lstf = result[top, "LSTF+RC"];
         var edf = result[top, "EDF+RC"];
-        var best = result.Rows.Where(r => r.LoadLevel == top).MaxBy(r => r.Goodput)!;
+        var best = result.Rows.Where(r => r.LoadLevel == top).OrderByDescending(r => r.Goodput).ThenBy(r => r.Configuration == "LSTF+RC" ? 0 : 1).First();
         var claims = new List<ReproductionClaim>
         {
             Claims.Of("deadline.lstf-p99", "At 250 clients LSTF+RC's p99 LND is at most the paper's 1.82", "1.82", F($"{lstf.LndP99:0.00}"),
@@ -61,8 +61,8 @@ public static class DeadlineStudy
             Claims.Of("deadline.drops", "With rate limiting about 21% of requests are dropped at 250 clients", "≈ 21%", F($"{lstf.DropFraction:P1}"),
                 lstf.DropFraction <= 0.21, F($"Dropped by reason: {Reasons(lstf)}. The share depends on the topology's capacity, which the paper does not give ({ClosedLoopPermits} permits per resource here).")),
             Claims.Of("deadline.goodput", "LSTF+RC has the highest goodput of the four configurations at 250 clients", "(implied: best LND with the fewest failures)",
-                F($"LSTF+RC {lstf.Goodput:P1}; Baseline {result[top, "Baseline"].Goodput:P1}; best {best.Configuration} {best.Goodput:P1}"), best.Configuration == "LSTF+RC",
-                best.Configuration == "LSTF+RC" ? string.Empty : F($"Rate control's drops ({Reasons(lstf)}) cost more goodput than the lateness they prevent.")),
+                F($"LSTF+RC {lstf.Goodput:P1}; Baseline {result[top, "Baseline"].Goodput:P1}; best {best.Configuration} {best.Goodput:P1}"), lstf.Goodput >= best.Goodput,
+                lstf.Goodput >= best.Goodput ? string.Empty : F($"Rate control's drops ({Reasons(lstf)}) cost more goodput than the lateness they prevent.")),
             Claims.Of("deadline.lstf-beats-edf", "LSTF beats EDF (p99 LND at 250 clients)", "1.82 vs 2.15", F($"{lstf.LndP99:0.00} vs {edf.LndP99:0.00}"),
                 lstf.LndP99 < edf.LndP99,
                 F($"Why the two are close: deadlines are k × the time alone, and LSTF's remaining-time base is {result.EstimateOverIsolated?.P50:0.00} × the time alone at the median (p95 {result.EstimateOverIsolated?.P95:0.00}), so slack ≈ (k − {result.EstimateOverIsolated?.P50:0.00}) × time alone − elapsed and orders requests almost as the deadline does."),

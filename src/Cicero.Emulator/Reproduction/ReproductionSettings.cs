@@ -15,8 +15,8 @@ public sealed class ReproductionSettings
     public IReadOnlyList<SweepTrace> SweepTraces { get; set; } = [];
 
     /// <summary>
-    /// Gets the Table 5.4 sweep's traces under a folder laid out as shared/traces-public: Meta's block sample (4 × back to
-    /// back) and Azure's LLM code trace; at reduced size the block sample only (Azure's 8,819 requests would triple CI's
+    /// Gets the Table 5.4 sweep's traces under a folder laid out as shared/traces-public: Meta's block sample, both kv
+    /// samples and Azure's LLM code trace, each repeated to the sweep's minimum length; at reduced size the block sample only (Azure's 8,819 requests would triple CI's
     /// cost). The command and CI's comparison both take their traces from here, so their reduced runs are the same run.
     /// </summary>
     /// <param name="publicTraces">The public traces' folder.</param>
@@ -24,8 +24,17 @@ public sealed class ReproductionSettings
     /// <returns>The traces, whether or not their files exist (the sweep leaves missing ones out).</returns>
     public static IReadOnlyList<SweepTrace> DefaultSweepTraces(string publicTraces, bool reduced)
     {
-        var block = new SweepTrace("block_traces_1", "meta-block", Path.Combine(publicTraces, "meta-cachelib-traces", "block_traces_1.csv"), 4);
-        return reduced ? [block] : [block, new SweepTrace("AzureLLMInferenceTrace_code", "azure-llm", Path.Combine(publicTraces, "azure-public-dataset", "AzureLLMInferenceTrace_code.csv"), 1)];
+        var meta = Path.Combine(publicTraces, "meta-cachelib-traces");
+        var block = new SweepTrace("block_traces_1", "meta-block", Path.Combine(meta, "block_traces_1.csv"));
+        return reduced
+            ? [block]
+            :
+            [
+                block,
+                new SweepTrace("kv_traces_1", "meta-kv", Path.Combine(meta, "kv_traces_1.csv")),
+                new SweepTrace("kv_traces_2", "meta-kv", Path.Combine(meta, "kv_traces_2.csv")),
+                new SweepTrace("AzureLLMInferenceTrace_code", "azure-llm", Path.Combine(publicTraces, "azure-public-dataset", "AzureLLMInferenceTrace_code.csv")),
+            ];
     }
 
     /// <summary>Gets the seeds of every configuration in the Table 5.4 sweep: 5, or 3 at reduced size.</summary>

@@ -27,6 +27,25 @@ public class DeadlineFeasibilityDropPolicyTests
     }
 
     [Fact]
+    public void Evaluate_SizedRequest_JudgedByWhatIsLeftOfItsOwnEstimate_CappedAtL()
+    {
+        var now = 10 * Frequency;
+        RequestContext Sized(double service) =>
+            RequestContext.Create("w", now, TimeSpan.FromSeconds(0.4), default, default, new ProgressDelta(service, 0));
+        AdmissionCandidate Candidate(RequestContext context, double completion) =>
+            new(context, _registry.Resolve("w"), now, Frequency, completion, 0, 8, 0, 10);
+
+        // L says 2 s (the workflow's completions include queueing); a 50 ms request with 400 ms left fits.
+        Assert.False(DeadlineFeasibilityDropPolicy.Instance.Evaluate(Candidate(Sized(0.05), 2), now).IsDrop);
+        // A 500 ms request does not.
+        Assert.True(DeadlineFeasibilityDropPolicy.Instance.Evaluate(Candidate(Sized(0.5), 2), now).IsDrop);
+        // T sums parallel calls; capped at L, a request whose L is 0.3 s fits though its T is 0.5 s.
+        Assert.False(DeadlineFeasibilityDropPolicy.Instance.Evaluate(Candidate(Sized(0.5), 0.3), now).IsDrop);
+        // No L yet: only a passed deadline drops, whatever the request's size.
+        Assert.False(DeadlineFeasibilityDropPolicy.Instance.Evaluate(Candidate(Sized(0.5), 0), now).IsDrop);
+    }
+
+    [Fact]
     public void Evaluate_NoDeadline_Admits()
     {
         var context = RequestContext.Create("w", 0, null, default, default, default);

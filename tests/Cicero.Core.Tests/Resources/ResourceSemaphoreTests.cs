@@ -253,6 +253,31 @@ public class ResourceSemaphoreTests
     }
 
     [Fact]
+    public void DropExpiredWaiters_SmallRequestCarryingItsOwnEstimate_JudgedByItsSize_NotTheWorkflowsMean()
+    {
+        var options = Options(1, 10);
+        options.DropExpiredWaiters = true;
+        var resource = new ResourceSemaphore(options, _registry, new FifoScheduler(), _clock);
+        var warmUp = Completed(resource.AcquireAsync(Context("a")));
+        _clock.Advance(TimeSpan.FromMilliseconds(20));
+        warmUp.Dispose();
+        var held = Completed(resource.AcquireAsync(Context("a")));
+        RequestContext Sized(double serviceSeconds) =>
+            RequestContext.Start("a", _clock, TimeSpan.FromMilliseconds(35)).WithEstimatedTotal(new ProgressDelta(serviceSeconds, 0));
+
+        // Workflow a's mean here is 20 ms and 15 ms are left at the turn: a 5 ms request fits, a 30 ms one does not.
+        var small = resource.AcquireAsync(Sized(0.005));
+        var large = resource.AcquireAsync(Sized(0.030));
+        _clock.Advance(TimeSpan.FromMilliseconds(20));
+        held.Dispose();
+
+        var smallLease = Completed(small);
+        Assert.True(smallLease.IsAcquired);
+        smallLease.Dispose();
+        Assert.Equal(DropReason.DeadlineInfeasible, Completed(large).RejectionReason);
+    }
+
+    [Fact]
     public void Scheduler_DecidesOrder_AndSeesCompletions()
     {
         var scheduler = new LastInFirstOutScheduler();
