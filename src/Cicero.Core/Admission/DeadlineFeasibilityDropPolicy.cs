@@ -19,7 +19,7 @@ public sealed class DeadlineFeasibilityDropPolicy : IDropPolicy
     public static DeadlineFeasibilityDropPolicy Instance { get; } = new();
 
     /// <inheritdoc />
-    public DropDecision Evaluate(in AdmissionCandidate candidate, long now)
+    DropDecision IDropPolicy.Evaluate(in AdmissionCandidate candidate, long now)
     {
         if (candidate.Context.Deadline is not { } deadline)
         {

@@ -9,5 +9,5 @@ public sealed class NeverDropPolicy : IDropPolicy
     public static NeverDropPolicy Instance { get; } = new();
 
     /// <inheritdoc />
-    public DropDecision Evaluate(in AdmissionCandidate candidate, long now) => DropDecision.Admit;
+    DropDecision IDropPolicy.Evaluate(in AdmissionCandidate candidate, long now) => DropDecision.Admit;
 }

@@ -9,5 +9,5 @@ public sealed class PassThroughRateLimitPolicy : IRateLimitPolicy
     public static PassThroughRateLimitPolicy Instance { get; } = new();
 
     /// <inheritdoc />
-    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now) => localRates.Fill(double.PositiveInfinity);
+    void IRateLimitPolicy.ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now) => localRates.Fill(double.PositiveInfinity);
 }

@@ -40,7 +40,7 @@ public sealed class QueueLengthDropPolicy : IDropPolicy
         new QueueLengthFactory(new QueueLengthDropPolicy(options));
 
     /// <inheritdoc />
-    public DropDecision Evaluate(in AdmissionCandidate candidate, long now) =>
+    DropDecision IDropPolicy.Evaluate(in AdmissionCandidate candidate, long now) =>
         candidate.QueueLength >= _maxQueueLength ? new DropDecision(DropReason.QueueFull) : DropDecision.Admit;
 
     private sealed class QueueLengthFactory(QueueLengthDropPolicy policy) : DropPolicyFactory
