@@ -18,6 +18,10 @@ public sealed class DeadlineFeasibilityDropPolicy : IDropPolicy
     /// <summary>Gets the shared instance; the policy has no state.</summary>
     public static DeadlineFeasibilityDropPolicy Instance { get; } = new();
 
+    private DeadlineFeasibilityDropPolicy()
+    {
+    }
+
     /// <inheritdoc />
     DropDecision IDropPolicy.Evaluate(in AdmissionCandidate candidate, long now)
     {

@@ -30,7 +30,7 @@ public sealed class QueueLengthDropPolicy : IDropPolicy
     }
 
     /// <summary>Gets the number of waiting requests at which arrivals are dropped.</summary>
-    public int MaxQueueLength => _maxQueueLength;
+    internal int MaxQueueLength => _maxQueueLength;
 
     /// <summary>Creates a factory under the name <see cref="DropPolicies.QueueLength"/>.</summary>
     /// <param name="options">The threshold, validated and copied now; defaults when <see langword="null"/>.</param>

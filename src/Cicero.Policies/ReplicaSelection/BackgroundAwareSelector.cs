@@ -99,7 +99,7 @@ public sealed class BackgroundAwareSelector : IReplicaSelector
     /// <param name="replica">The replica.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns>The score; lower is better.</returns>
-    public double Score(ReplicaState replica, long now)
+    internal double Score(ReplicaState replica, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (replica.SelectorState is not Stats { Network.HasValue: true } stats)

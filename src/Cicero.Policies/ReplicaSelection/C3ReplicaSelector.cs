@@ -142,7 +142,7 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
     /// <summary>Gets a replica's score Ψ in milliseconds; lower is better; 0 before any feedback.</summary>
     /// <param name="replica">The replica.</param>
     /// <returns>Ψ = R − 1/μ̄ + q̂^b/μ̄.</returns>
-    public double Score(ReplicaState replica)
+    internal double Score(ReplicaState replica)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (replica.SelectorState is not C3Stats { HasFeedback: true } stats)
