@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the public-API baseline of every package (src/<project>/.PublicAPI/PublicAPI.Unshipped.txt) from the
 # code. It empties the unshipped list, builds, and records every symbol the PublicApiAnalyzers report as missing
-# (RS0016), generated code included (the rate-exchange protocol types are public API too; `dotnet format` would skip
+# (RS0016), generated code included (`dotnet format` would skip
 # them). PublicAPI.Shipped.txt is left alone: it changes only when a version ships (move the lines then); a shipped
 # symbol that is gone (RS0017) is printed for a person to decide. Review the diff and commit it.
 #   bash eng/update-public-api.sh                 # Core, Policies, Grpc, Testing

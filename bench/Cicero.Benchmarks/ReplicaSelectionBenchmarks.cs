@@ -15,7 +15,7 @@ public class ReplicaSelectionBenchmarks
 {
     private readonly ReplicaState[] _c3Replicas = [new("a"), new("b"), new("c")];
     private readonly ReplicaState[] _rrReplicas = [new("a"), new("b"), new("c")];
-    private C3ReplicaSelector _c3 = null!;
+    private IReplicaSelector _c3 = null!;
     private IReplicaSelector _roundRobin = null!;
     private long _now;
 

@@ -3,9 +3,12 @@
 namespace Cicero.Admission;
 
 /// <summary>The outcome of admitting a request: admitted, or dropped with a reason.</summary>
-/// <param name="Reason">Why the request was dropped; <see cref="DropReason.None"/> when admitted.</param>
-public readonly record struct AdmissionResult(DropReason Reason)
+/// <param name="reason">Why the request was dropped; <see cref="DropReason.None"/> when admitted.</param>
+public readonly struct AdmissionResult(DropReason reason)
 {
+    /// <summary>Gets why the request was dropped; <see cref="DropReason.None"/> when admitted.</summary>
+    public DropReason Reason { get; } = reason;
+
     /// <summary>Gets the result of an admitted request.</summary>
     public static AdmissionResult Admitted => default;
 

@@ -23,8 +23,12 @@ public sealed class DeadlineFeasibilityDropPolicy : IDropPolicy
     /// <summary>Gets the shared instance; the policy has no state.</summary>
     public static DeadlineFeasibilityDropPolicy Instance { get; } = new();
 
+    private DeadlineFeasibilityDropPolicy()
+    {
+    }
+
     /// <inheritdoc />
-    public DropDecision Evaluate(in AdmissionCandidate candidate, long now)
+    DropDecision IDropPolicy.Evaluate(in AdmissionCandidate candidate, long now)
     {
         if (candidate.Context.Deadline is not { } deadline)
         {

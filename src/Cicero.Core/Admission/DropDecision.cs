@@ -3,9 +3,12 @@
 namespace Cicero.Admission;
 
 /// <summary>What an <see cref="IDropPolicy"/> decided about a request.</summary>
-/// <param name="Reason">Why it is dropped; <see cref="DropReason.None"/> to admit it.</param>
-public readonly record struct DropDecision(DropReason Reason)
+/// <param name="reason">Why it is dropped; <see cref="DropReason.None"/> to admit it.</param>
+public readonly struct DropDecision(DropReason reason)
 {
+    /// <summary>Gets why it is dropped; <see cref="DropReason.None"/> to admit it.</summary>
+    public DropReason Reason { get; } = reason;
+
     /// <summary>Gets the decision to let the request through.</summary>
     public static DropDecision Admit => default;
 

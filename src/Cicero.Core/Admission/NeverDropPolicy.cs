@@ -8,6 +8,10 @@ public sealed class NeverDropPolicy : IDropPolicy
     /// <summary>Gets the shared instance.</summary>
     public static NeverDropPolicy Instance { get; } = new();
 
+    private NeverDropPolicy()
+    {
+    }
+
     /// <inheritdoc />
-    public DropDecision Evaluate(in AdmissionCandidate candidate, long now) => DropDecision.Admit;
+    DropDecision IDropPolicy.Evaluate(in AdmissionCandidate candidate, long now) => DropDecision.Admit;
 }

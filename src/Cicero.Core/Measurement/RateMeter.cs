@@ -4,7 +4,7 @@ namespace Cicero.Measurement;
 
 /// <summary>Counts events and turns each closed interval's count into a rate, smoothed by an <see cref="Ewma"/>.</summary>
 /// <remarks><see cref="Increment"/> is lock-free and may be called from any thread; <see cref="CloseInterval"/> from one.</remarks>
-public sealed class RateMeter
+internal sealed class RateMeter
 {
     private long _count;
     private Ewma _rate;

@@ -42,10 +42,10 @@ public sealed class LocalModel
     public WorkflowRegistry Registry { get; }
 
     /// <summary>Gets the options.</summary>
-    public LocalModelOptions Options { get; }
+    internal LocalModelOptions Options { get; }
 
     /// <summary>Gets the resources whose loads feed the model.</summary>
-    public IReadOnlyList<ResourceSemaphore> Resources => Volatile.Read(ref _resources);
+    internal IReadOnlyList<ResourceSemaphore> Resources => Volatile.Read(ref _resources);
 
     /// <summary>Gets the model of <paramref name="slot"/>'s workflow, creating it on first use.</summary>
     /// <param name="slot">A slot of <see cref="Registry"/>.</param>
@@ -81,7 +81,7 @@ public sealed class LocalModel
 
     /// <summary>Adds a resource whose per-workflow load the model reports.</summary>
     /// <param name="resource">The resource; it must use this model's registry.</param>
-    public void AddResource(ResourceSemaphore resource)
+    internal void AddResource(ResourceSemaphore resource)
     {
         ArgumentNullException.ThrowIfNull(resource);
         if (!ReferenceEquals(resource.Registry, Registry))
@@ -113,7 +113,7 @@ public sealed class LocalModel
     /// loads are updated from what was recorded since.
     /// </summary>
     /// <returns>The interval's length in seconds, or 0 if no time has passed (nothing is updated then).</returns>
-    public double CloseInterval()
+    internal double CloseInterval()
     {
         var now = _timeProvider.GetTimestamp();
         var seconds = (double)(now - _intervalStart) / _timeProvider.TimestampFrequency;

@@ -17,7 +17,7 @@ namespace Cicero.Model;
 public sealed class WorkflowModel
 {
     /// <summary>The caller name that demand from callers beyond the tracked bound folds into.</summary>
-    public const string OtherCallers = "cicero.other";
+    internal const string OtherCallers = "cicero.other";
 
     private readonly LocalModelOptions _options;
     private readonly Lock _lock = new();
@@ -67,19 +67,19 @@ public sealed class WorkflowModel
     /// Gets how many requests admitted at this entry point ended well for their callers in the last closed interval
     /// (<see cref="RecordSucceeded"/>).
     /// </summary>
-    public long LastIntervalSucceeded => _succeeded.LastCount;
+    internal long LastIntervalSucceeded => _succeeded.LastCount;
 
     /// <summary>
     /// Gets how many requests admitted at this entry point failed for their callers in the last closed interval
     /// (<see cref="RecordFailed"/>).
     /// </summary>
-    public long LastIntervalFailed => _failed.LastCount;
+    internal long LastIntervalFailed => _failed.LastCount;
 
     /// <summary>Gets the average completion time L of an admitted request at this process.</summary>
     public TimeSpan CompletionTime => TimeSpan.FromSeconds(CompletionSeconds);
 
     /// <summary>Gets <see cref="CompletionTime"/> in seconds, without locking (the admission hot path reads it).</summary>
-    public double CompletionSeconds => Volatile.Read(ref _completionSecondsValue);
+    internal double CompletionSeconds => Volatile.Read(ref _completionSecondsValue);
 
     /// <summary>
     /// Estimates how long <paramref name="context"/>'s request will take here once admitted: L for a request of this
@@ -105,7 +105,7 @@ public sealed class WorkflowModel
     /// </remarks>
     /// <param name="context">The request.</param>
     /// <returns>The estimate in seconds; 0 before the first completion (of its operation, where it names one).</returns>
-    public double EstimateCompletionSeconds(RequestContext context)
+    internal double EstimateCompletionSeconds(RequestContext context)
     {
         ArgumentNullException.ThrowIfNull(context);
         var completion = CompletionSeconds;
@@ -143,7 +143,7 @@ public sealed class WorkflowModel
 
     /// <summary>Folds the totals (a + b) of a request that completed end to end at this entry point into T.</summary>
     /// <param name="totals">The request's elapsed service time and load at completion.</param>
-    public void RecordEndToEndTotals(ProgressDelta totals)
+    internal void RecordEndToEndTotals(ProgressDelta totals)
     {
         lock (_lock)
         {
@@ -153,7 +153,7 @@ public sealed class WorkflowModel
     }
 
     /// <summary>Gets the number of distinct callers whose demand is tracked (at least 1).</summary>
-    public int CallerCount
+    internal int CallerCount
     {
         get
         {
@@ -166,7 +166,7 @@ public sealed class WorkflowModel
 
     /// <summary>Counts an arriving request.</summary>
     /// <param name="caller">The calling process, if known; demand is tracked per caller for rate answers.</param>
-    public void RecordArrival(string? caller = null)
+    internal void RecordArrival(string? caller = null)
     {
         _arrivals.Increment();
         if (caller is null)
@@ -193,20 +193,20 @@ public sealed class WorkflowModel
     /// <summary>Counts a request admitted at this entry point whose caller got its result.</summary>
     /// <remarks>What entry points record of their callers' outcomes is what a policy can tell goodput from admissions by
     /// (<see cref="RateAdaptation.WorkflowRateInputs.Succeeded"/>).</remarks>
-    public void RecordSucceeded() => _succeeded.Increment();
+    internal void RecordSucceeded() => _succeeded.Increment();
 
     /// <summary>
     /// Counts a request admitted at this entry point that failed for its caller because the system could not serve it
     /// in time: it timed out, or was dropped further down.
     /// </summary>
-    public void RecordFailed() => _failed.Increment();
+    internal void RecordFailed() => _failed.Increment();
 
     /// <summary>Counts a request admitted to run here; calls per admitted request give the amplification α.</summary>
     public void RecordAdmitted() => _admitted.Increment();
 
     /// <summary>Folds a completed request's time since admission into L.</summary>
     /// <param name="duration">Admission to completion.</param>
-    public void RecordCompletion(TimeSpan duration)
+    internal void RecordCompletion(TimeSpan duration)
     {
         lock (_lock)
         {
@@ -221,7 +221,7 @@ public sealed class WorkflowModel
     /// </summary>
     /// <param name="context">The request.</param>
     /// <param name="duration">Admission to completion.</param>
-    public void RecordCompletion(RequestContext context, TimeSpan duration)
+    internal void RecordCompletion(RequestContext context, TimeSpan duration)
     {
         ArgumentNullException.ThrowIfNull(context);
         var seconds = Math.Max(0, duration.TotalSeconds);
@@ -306,7 +306,7 @@ public sealed class WorkflowModel
     /// <param name="service">The downstream service.</param>
     /// <param name="instance">The instance.</param>
     /// <returns>The fraction in [0, 1]; 0 for an instance never called.</returns>
-    public double GetInstanceFraction(string service, string instance)
+    internal double GetInstanceFraction(string service, string instance)
     {
         lock (_lock)
         {
@@ -319,7 +319,7 @@ public sealed class WorkflowModel
     /// <summary>Gets the smoothed demand from <paramref name="caller"/>, requests per second.</summary>
     /// <param name="caller">The calling process.</param>
     /// <returns>The rate; 0 for an unknown caller.</returns>
-    public double GetCallerRate(string caller)
+    internal double GetCallerRate(string caller)
     {
         lock (_lock)
         {

@@ -28,6 +28,15 @@ public sealed class DownstreamRateAnswer
     /// <summary>Gets an answer that limits nothing.</summary>
     public static DownstreamRateAnswer Empty { get; } = new([]);
 
+    /// <summary>
+    /// Gets the answer of an instance that takes no part in rate exchange (it runs no Cicero): it limits nothing, and a
+    /// service all of whose instances answer so reports <see cref="DownstreamStatus.Unsupported"/>.
+    /// </summary>
+    public static DownstreamRateAnswer Unsupported { get; } = new([]) { IsUnsupported = true };
+
+    /// <summary>Gets a value indicating whether this is the <see cref="Unsupported"/> answer.</summary>
+    public bool IsUnsupported { get; private init; }
+
     /// <summary>Gets the per-workflow rates.</summary>
     public IReadOnlyList<WorkflowRate> Rates { get; }
 }

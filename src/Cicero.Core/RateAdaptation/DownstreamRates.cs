@@ -60,7 +60,11 @@ internal sealed class DownstreamRates(RateAdaptationOptions options, long holdTi
     /// <summary>Stores an instance's answer; an unknown instance is ignored.</summary>
     public void RecordAnswer(DownstreamInstance instance, DownstreamRateAnswer answer, long now)
     {
-        if (Find(instance) is { } state)
+        if (answer.IsUnsupported)
+        {
+            RecordUnsupported(instance);
+        }
+        else if (Find(instance) is { } state)
         {
             state.Rates.Clear();
             foreach (var rate in answer.Rates)
@@ -84,7 +88,7 @@ internal sealed class DownstreamRates(RateAdaptationOptions options, long holdTi
     }
 
     /// <summary>Notes an instance without rate exchange: it limits nothing from now on.</summary>
-    public void RecordUnsupported(DownstreamInstance instance)
+    private void RecordUnsupported(DownstreamInstance instance)
     {
         if (Find(instance) is { } state)
         {

@@ -14,7 +14,9 @@ public interface IDownstreamRateSource
     /// <param name="instance">The downstream instance.</param>
     /// <param name="caller">The asking process's id.</param>
     /// <param name="cancellationToken">Cancelled at the controller's query timeout.</param>
-    /// <returns>The instance's answer.</returns>
-    /// <exception cref="NotSupportedException">The instance does not take part in rate exchange (it runs no Cicero).</exception>
+    /// <returns>
+    /// The instance's answer; <see cref="DownstreamRateAnswer.Unsupported"/> when it takes no part in rate exchange (it
+    /// runs no Cicero). Any exception counts as a failed query: the instance's last answer ages.
+    /// </returns>
     ValueTask<DownstreamRateAnswer> GetAdmissionRatesAsync(DownstreamInstance instance, string caller, CancellationToken cancellationToken);
 }

@@ -28,7 +28,7 @@ public sealed class InMemoryDownstreamRateSource : IDownstreamRateSource
     /// <summary>Makes an instance stop answering (queries fail) or answer again.</summary>
     /// <param name="instance">The instance.</param>
     /// <param name="available"><see langword="false"/> to make it fail.</param>
-    public void SetAvailable(DownstreamInstance instance, bool available)
+    internal void SetAvailable(DownstreamInstance instance, bool available)
     {
         lock (_lock)
         {

@@ -8,6 +8,10 @@ public sealed class PassThroughRateLimitPolicy : IRateLimitPolicy
     /// <summary>Gets the shared instance.</summary>
     public static PassThroughRateLimitPolicy Instance { get; } = new();
 
+    private PassThroughRateLimitPolicy()
+    {
+    }
+
     /// <inheritdoc />
-    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now) => localRates.Fill(double.PositiveInfinity);
+    void IRateLimitPolicy.ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now) => localRates.Fill(double.PositiveInfinity);
 }

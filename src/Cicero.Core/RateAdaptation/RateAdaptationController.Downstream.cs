@@ -25,7 +25,7 @@ public sealed partial class RateAdaptationController
 
     /// <summary>Gets every downstream instance this process polls.</summary>
     /// <returns>A snapshot.</returns>
-    public IReadOnlyList<DownstreamInstance> GetDownstreamInstances()
+    internal IReadOnlyList<DownstreamInstance> GetDownstreamInstances()
     {
         lock (_lock)
         {
@@ -33,7 +33,10 @@ public sealed partial class RateAdaptationController
         }
     }
 
-    /// <summary>Stores a downstream instance's answer (Algorithm 3, line 2).</summary>
+    /// <summary>
+    /// Stores a downstream instance's answer (Algorithm 3, line 2); <see cref="DownstreamRateAnswer.Unsupported"/> notes
+    /// that the instance takes no part in rate exchange.
+    /// </summary>
     /// <param name="instance">The instance that answered; unknown instances are ignored.</param>
     /// <param name="answer">Its rates for this process.</param>
     /// <param name="now">When it answered.</param>
@@ -48,24 +51,11 @@ public sealed partial class RateAdaptationController
 
     /// <summary>Notes that a downstream instance did not answer; its last good answer ages towards the hold time.</summary>
     /// <param name="instance">The silent instance.</param>
-    public void RecordFailure(DownstreamInstance instance)
+    internal void RecordFailure(DownstreamInstance instance)
     {
         lock (_lock)
         {
             _downstreamRates.RecordFailure(instance);
-        }
-    }
-
-    /// <summary>
-    /// Notes that a downstream instance does not take part in rate exchange (it runs no Cicero): it limits nothing, and
-    /// a service all of whose instances are like it reports <see cref="DownstreamStatus.Unsupported"/>.
-    /// </summary>
-    /// <param name="instance">The instance.</param>
-    public void RecordUnsupported(DownstreamInstance instance)
-    {
-        lock (_lock)
-        {
-            _downstreamRates.RecordUnsupported(instance);
         }
     }
 

@@ -34,11 +34,6 @@ public sealed partial class RateAdaptationController
                     var answer = await pending[i].WaitAsync(remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero, _timeProvider, cancellationToken).ConfigureAwait(false);
                     RecordAnswer(targets[i], answer, _timeProvider.GetTimestamp());
                 }
-                catch (NotSupportedException) when (!cancellationToken.IsCancellationRequested)
-                {
-                    // The transport says the instance has no rate exchange at all (a service without Cicero).
-                    RecordUnsupported(targets[i]);
-                }
                 catch (Exception) when (!cancellationToken.IsCancellationRequested)
                 {
                     // A slow, failing or malformed downstream must not stop the loop; its answer ages instead.

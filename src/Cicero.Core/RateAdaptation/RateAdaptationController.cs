@@ -95,7 +95,7 @@ public sealed partial class RateAdaptationController : IDisposable
     public long Steps { get; private set; }
 
     /// <summary>Gets the number of timer ticks skipped because the previous step was still running.</summary>
-    public long SkippedTicks => _loop.SkippedTicks;
+    internal long SkippedTicks => _loop.SkippedTicks;
 
     /// <summary>Gets the last exception thrown by a periodic step (for example by the local policy), if any.</summary>
     public Exception? LastError => _loop.LastError;

@@ -3,11 +3,20 @@
 namespace Cicero.RateAdaptation;
 
 /// <summary>What a rate-limit policy knows about one local resource at a control step.</summary>
-/// <param name="Name">The resource's name.</param>
-/// <param name="Capacity">Its capacity c, in permits.</param>
-/// <param name="TotalLoad">The sum over workflows of their load l, in permits.</param>
-public readonly record struct ResourceRateInputs(string Name, int Capacity, double TotalLoad)
+/// <param name="name">The resource's name.</param>
+/// <param name="capacity">Its capacity c, in permits.</param>
+/// <param name="totalLoad">The sum over workflows of their load l, in permits.</param>
+public readonly struct ResourceRateInputs(string name, int capacity, double totalLoad)
 {
+    /// <summary>Gets the resource's name.</summary>
+    public string Name { get; init; } = name;
+
+    /// <summary>Gets its capacity c, in permits.</summary>
+    public int Capacity { get; init; } = capacity;
+
+    /// <summary>Gets the sum over workflows of their load l, in permits.</summary>
+    public double TotalLoad { get; init; } = totalLoad;
+
     /// <summary>Gets the spare capacity fraction φ = (c − Σl) / c; negative when overloaded.</summary>
     public double SpareFraction => (Capacity - TotalLoad) / Capacity;
 

@@ -19,7 +19,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// </summary>
     /// <param name="group">The group.</param>
     /// <param name="now">The current timestamp.</param>
-    public void RetryNow(int group, long now) => _backlogs.RetryNow(group, now);
+    internal void RetryNow(int group, long now) => _backlogs.RetryNow(group, now);
 
     /// <summary>
     /// Releases the oldest request of a group's backlog if the selector now answers a replica or a failure for it;
@@ -32,7 +32,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="replica">Its replica's index, or -1 when it failed.</param>
     /// <param name="failure">Why it failed, or <see langword="null"/>.</param>
     /// <returns>Whether a request was released.</returns>
-    public bool TryReleaseOne(int group, long now, out TRequest request, out int replica, out string? failure) =>
+    internal bool TryReleaseOne(int group, long now, out TRequest request, out int replica, out string? failure) =>
         _backlogs.TryReleaseOne(group, now, out request, out replica, out failure);
 
     private void Complete(ReplicaState view, int index, in ReplicaFeedback feedback, long now)

@@ -22,8 +22,8 @@ namespace Cicero.ReplicaSelection;
 /// <item>A replica's <see cref="ReplicaState.Outstanding"/> counts the sends reported minus the completions and
 /// releases reported, and never goes below zero.</item>
 /// <item>A replica that refused a call is down for a back-off that starts at
-/// <see cref="ReplicaClientEngineOptions.InitialBackoff"/> and doubles up to
-/// <see cref="ReplicaClientEngineOptions.MaxBackoff"/> while it keeps refusing; a response that is not a failure
+/// <see cref="ReplicaGroupOptions.DefaultInitialBackoff"/> and doubles up to
+/// <see cref="ReplicaGroupOptions.DefaultMaxBackoff"/> while it keeps refusing; a response that is not a failure
 /// resets it. Its end (<see cref="OnBackoffEnd(int, long)"/>) marks the replica up, to be tried by real calls.</item>
 /// <item>A retry timer is asked for only when it is due before the one already armed for the group; a firing before
 /// the armed due is stale and ignored (<see cref="OnRetryTimer(int, long)"/>).</item>
@@ -49,8 +49,17 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="selector">The selection policy; the engine calls it and nothing else does.</param>
     /// <param name="host">Sends, fails and schedules for the engine.</param>
     /// <param name="frequency">Timestamps per second of the clock whose <c>now</c> values are passed in.</param>
+    public ReplicaClientEngine(IReplicaSelector selector, IReplicaClientHost<TRequest> host, long frequency)
+        : this(selector, host, frequency, null)
+    {
+    }
+
+    /// <summary>Creates an engine with options (<see cref="ReplicaGroup"/>: a bounded backlog it releases itself).</summary>
+    /// <param name="selector">The selection policy; the engine calls it and nothing else does.</param>
+    /// <param name="host">Sends, fails and schedules for the engine.</param>
+    /// <param name="frequency">Timestamps per second of the clock whose <c>now</c> values are passed in.</param>
     /// <param name="options">Options; defaults when <see langword="null"/>.</param>
-    public ReplicaClientEngine(IReplicaSelector selector, IReplicaClientHost<TRequest> host, long frequency, ReplicaClientEngineOptions? options = null)
+    internal ReplicaClientEngine(IReplicaSelector selector, IReplicaClientHost<TRequest> host, long frequency, ReplicaClientEngineOptions? options)
     {
         ArgumentNullException.ThrowIfNull(selector);
         ArgumentNullException.ThrowIfNull(host);
@@ -65,13 +74,13 @@ public sealed partial class ReplicaClientEngine<TRequest>
     }
 
     /// <summary>Gets the selector.</summary>
-    public IReplicaSelector Selector => _selector;
+    internal IReplicaSelector Selector => _selector;
 
     /// <summary>Gets the replicas, by index.</summary>
-    public IReadOnlyList<ReplicaState> Replicas => _map.Replicas;
+    internal IReadOnlyList<ReplicaState> Replicas => _map.Replicas;
 
     /// <summary>Gets how many groups there are.</summary>
-    public int GroupCount => _map.Views.Length;
+    internal int GroupCount => _map.Views.Length;
 
     /// <summary>Gets how many requests have ever waited in a backlog.</summary>
     public long Backlogged => _backlogs.Backlogged;
@@ -106,12 +115,12 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <summary>Gets the index of a replica state, or -1 when it is not one of the engine's.</summary>
     /// <param name="replica">The state.</param>
     /// <returns>Its index in <see cref="Replicas"/>.</returns>
-    public int IndexOf(ReplicaState replica) => Array.IndexOf(_map.Replicas, replica);
+    internal int IndexOf(ReplicaState replica) => Array.IndexOf(_map.Replicas, replica);
 
     /// <summary>Gets how many requests wait in a group's backlog.</summary>
     /// <param name="group">The group.</param>
     /// <returns>The count.</returns>
-    public int BacklogLength(int group) => _backlogs.Count(group);
+    internal int BacklogLength(int group) => _backlogs.Count(group);
 
     /// <summary>Routes a request: dispatches, fails, or queues it in its group's backlog, through the host.</summary>
     /// <param name="request">The request.</param>
@@ -149,7 +158,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="isLocal">Whether it is the local replica (the fast path).</param>
     /// <param name="failure">Why no replica can take it, when none can.</param>
     /// <returns><see langword="false"/> when the request must wait.</returns>
-    public bool TryRoute(int group, long now, out int replica, out bool isLocal, out string? failure)
+    internal bool TryRoute(int group, long now, out int replica, out bool isLocal, out string? failure)
     {
         isLocal = false;
         failure = null;
@@ -186,13 +195,13 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="group">Its group.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns><see langword="false"/> when the backlog is full (<see cref="ReplicaClientEngineOptions.MaxBacklog"/>); the request is not queued.</returns>
-    public bool TryEnqueue(TRequest request, int group, long now) => _backlogs.TryEnqueue(request, group, now);
+    internal bool TryEnqueue(TRequest request, int group, long now) => _backlogs.TryEnqueue(request, group, now);
 
     /// <summary>Takes a waiting request out of its backlog (its caller gave up).</summary>
     /// <param name="request">The request.</param>
     /// <param name="group">Its group.</param>
     /// <returns>Whether it was waiting.</returns>
-    public bool Remove(TRequest request, int group) => _backlogs.Remove(request, group);
+    internal bool Remove(TRequest request, int group) => _backlogs.Remove(request, group);
 
     /// <summary>A request was sent to a replica: it counts as outstanding, and the selector learns of it.</summary>
     /// <param name="replica">The replica's index.</param>
@@ -202,7 +211,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <summary>A request was sent to a replica, which may no longer be one of the engine's (a host's set changed).</summary>
     /// <param name="replica">The replica's state.</param>
     /// <param name="now">The send's timestamp.</param>
-    public void OnSent(ReplicaState replica, long now)
+    internal void OnSent(ReplicaState replica, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         replica.Outstanding++;
@@ -219,7 +228,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="replica">The replica's state.</param>
     /// <param name="feedback">What the response said.</param>
     /// <param name="now">The response's timestamp.</param>
-    public void Complete(ReplicaState replica, in ReplicaFeedback feedback, long now)
+    internal void Complete(ReplicaState replica, in ReplicaFeedback feedback, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         Complete(replica, IndexOf(replica), feedback, now);
@@ -228,7 +237,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <summary>Takes back a send that never happened: the outstanding count drops and the selector learns nothing.</summary>
     /// <param name="replica">The replica's state.</param>
     /// <param name="now">The current timestamp.</param>
-    public void Release(ReplicaState replica, long now)
+    internal void Release(ReplicaState replica, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (replica.Outstanding > 0)
@@ -268,7 +277,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="replica">The replica's index.</param>
     /// <param name="isDown">Whether it is down.</param>
     /// <param name="now">The current timestamp.</param>
-    public void SetDown(int replica, bool isDown, long now)
+    internal void SetDown(int replica, bool isDown, long now)
     {
         _map.Replicas[replica].IsDown = isDown;
         _backlogs.RetryHolding(replica, now);
@@ -282,7 +291,7 @@ public sealed partial class ReplicaClientEngine<TRequest>
     /// <param name="group">The group.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns>The wait, or <see langword="null"/>.</returns>
-    public long? TimeUntilAvailable(int group, long now) => _backlogs.TimeUntilAvailable(group, now);
+    internal long? TimeUntilAvailable(int group, long now) => _backlogs.TimeUntilAvailable(group, now);
 
     private long ToTimestamp(TimeSpan span) => (long)((double)span.Ticks * _frequency / TimeSpan.TicksPerSecond);
 

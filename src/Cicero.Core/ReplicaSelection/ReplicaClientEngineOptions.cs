@@ -3,24 +3,15 @@
 namespace Cicero.ReplicaSelection;
 
 /// <summary>Options of a <see cref="ReplicaClientEngine{TRequest}"/>.</summary>
-public sealed class ReplicaClientEngineOptions
+internal sealed class ReplicaClientEngineOptions
 {
-    /// <summary>
-    /// The first back-off of a replica that refused a call, doubling up to <see cref="DefaultMaxBackoff"/>: also the
-    /// live runner's gRPC reconnect back-off, so that live and simulated runs retry a dead instance alike.
-    /// </summary>
-    public static readonly TimeSpan DefaultInitialBackoff = TimeSpan.FromMilliseconds(250);
-
-    /// <summary>The longest back-off of a replica that keeps refusing calls.</summary>
-    public static readonly TimeSpan DefaultMaxBackoff = TimeSpan.FromSeconds(5);
-
     /// <summary>Gets or sets the first back-off of a replica that refused a call.</summary>
-    /// <value><see cref="DefaultInitialBackoff"/>.</value>
-    public TimeSpan InitialBackoff { get; set; } = DefaultInitialBackoff;
+    /// <value><see cref="ReplicaGroupOptions.DefaultInitialBackoff"/>.</value>
+    public TimeSpan InitialBackoff { get; set; } = ReplicaGroupOptions.DefaultInitialBackoff;
 
     /// <summary>Gets or sets the longest back-off.</summary>
-    /// <value><see cref="DefaultMaxBackoff"/>.</value>
-    public TimeSpan MaxBackoff { get; set; } = DefaultMaxBackoff;
+    /// <value><see cref="ReplicaGroupOptions.DefaultMaxBackoff"/>.</value>
+    public TimeSpan MaxBackoff { get; set; } = ReplicaGroupOptions.DefaultMaxBackoff;
 
     /// <summary>Gets or sets the most requests that may wait in one group's backlog; beyond it a request fails at once.</summary>
     /// <value><see cref="int.MaxValue"/>.</value>

@@ -5,6 +5,15 @@ namespace Cicero.ReplicaSelection;
 /// <summary>Options of a <see cref="ReplicaGroup"/>.</summary>
 public sealed class ReplicaGroupOptions
 {
+    /// <summary>
+    /// The first back-off of a replica that refused a call, doubling up to <see cref="DefaultMaxBackoff"/>: also the
+    /// live runner's gRPC reconnect back-off, so that live and simulated runs retry a dead instance alike.
+    /// </summary>
+    public static readonly TimeSpan DefaultInitialBackoff = TimeSpan.FromMilliseconds(250);
+
+    /// <summary>The longest back-off of a replica that keeps refusing calls.</summary>
+    public static readonly TimeSpan DefaultMaxBackoff = TimeSpan.FromSeconds(5);
+
     /// <summary>Gets or sets the most requests that may wait in the backlog; beyond it a request fails at once.</summary>
     /// <value>1024.</value>
     public int MaxBacklog { get; set; } = 1024;

@@ -3,7 +3,7 @@
 namespace Cicero.ReplicaSelection;
 
 /// <summary>The replica a <see cref="ReplicaGroup"/> chose for a request, or why it could not choose one.</summary>
-public readonly struct ReplicaPick : IEquatable<ReplicaPick>
+public readonly struct ReplicaPick
 {
     internal ReplicaPick(ReplicaState? replica, bool isLocal, string? failure)
     {
@@ -23,19 +23,4 @@ public readonly struct ReplicaPick : IEquatable<ReplicaPick>
 
     /// <summary>Gets a value indicating whether a replica was chosen.</summary>
     public bool Succeeded => Replica is not null;
-
-    /// <summary>Compares two picks.</summary>
-    public static bool operator ==(ReplicaPick left, ReplicaPick right) => left.Equals(right);
-
-    /// <summary>Compares two picks.</summary>
-    public static bool operator !=(ReplicaPick left, ReplicaPick right) => !left.Equals(right);
-
-    /// <inheritdoc />
-    public bool Equals(ReplicaPick other) => ReferenceEquals(Replica, other.Replica) && IsLocal == other.IsLocal && Failure == other.Failure;
-
-    /// <inheritdoc />
-    public override bool Equals(object? obj) => obj is ReplicaPick other && Equals(other);
-
-    /// <inheritdoc />
-    public override int GetHashCode() => HashCode.Combine(Replica, IsLocal, Failure);
 }

@@ -12,19 +12,19 @@ public sealed class FifoScheduler : ISubtaskScheduler
     public static SubtaskSchedulerFactory Factory { get; } = new FifoSchedulerFactory();
 
     /// <inheritdoc />
-    public int Count => _queue.Count;
+    int ISubtaskScheduler.Count => _queue.Count;
 
     /// <inheritdoc />
-    public void Enqueue(in SubtaskTicket ticket) => _queue.Enqueue(ticket);
+    void ISubtaskScheduler.Enqueue(in SubtaskTicket ticket) => _queue.Enqueue(ticket);
 
     /// <inheritdoc />
-    public bool TryDequeue(long now, out SubtaskTicket ticket) => _queue.TryDequeue(out ticket);
+    bool ISubtaskScheduler.TryDequeue(long now, out SubtaskTicket ticket) => _queue.TryDequeue(out ticket);
 
     /// <inheritdoc />
-    public bool TryRemove(in SubtaskTicket ticket) => _queue.TryRemove(ticket.Id);
+    bool ISubtaskScheduler.TryRemove(in SubtaskTicket ticket) => _queue.TryRemove(ticket.Id);
 
     /// <inheritdoc />
-    public void OnCompleted(in SubtaskCompletion completion)
+    void ISubtaskScheduler.OnCompleted(in SubtaskCompletion completion)
     {
     }
 

@@ -11,7 +11,7 @@ namespace Cicero.Resources;
 /// A struct, so acquiring allocates nothing. It carries a version token, so disposing it (or a copy) twice releases
 /// the permit once.
 /// </remarks>
-public readonly struct SubtaskLease : IDisposable, IEquatable<SubtaskLease>
+public readonly struct SubtaskLease : IDisposable
 {
     private readonly ResourceSemaphore? _owner;
     private readonly int _grant;
@@ -37,24 +37,8 @@ public readonly struct SubtaskLease : IDisposable, IEquatable<SubtaskLease>
     /// <summary>Gets why no permit was granted; <see cref="DropReason.None"/> when one was.</summary>
     public DropReason RejectionReason => _reason;
 
-    /// <summary>Compares two leases.</summary>
-    public static bool operator ==(SubtaskLease left, SubtaskLease right) => left.Equals(right);
-
-    /// <summary>Compares two leases.</summary>
-    public static bool operator !=(SubtaskLease left, SubtaskLease right) => !left.Equals(right);
-
     /// <summary>Releases the permit, if one was granted and not yet released.</summary>
     public void Dispose() => _owner?.Release(_grant, _version);
-
-    /// <inheritdoc />
-    public bool Equals(SubtaskLease other) =>
-        ReferenceEquals(_owner, other._owner) && _grant == other._grant && _version == other._version && _reason == other._reason;
-
-    /// <inheritdoc />
-    public override bool Equals(object? obj) => obj is SubtaskLease other && Equals(other);
-
-    /// <inheritdoc />
-    public override int GetHashCode() => HashCode.Combine(_owner, _grant, _version, _reason);
 
     internal static SubtaskLease Rejected(DropReason reason) => new(reason);
 }

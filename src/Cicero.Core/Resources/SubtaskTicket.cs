@@ -6,7 +6,7 @@ using Cicero.Workflows;
 namespace Cicero.Resources;
 
 /// <summary>A sub-task waiting for a permit of a <see cref="ResourceSemaphore"/>, as a scheduler sees it.</summary>
-public readonly record struct SubtaskTicket
+public readonly struct SubtaskTicket
 {
     /// <summary>Gets the ticket's number; unique per resource and increasing in arrival order.</summary>
     public long Id { get; init; }

@@ -51,7 +51,7 @@ public readonly record struct WorkflowId
     /// <summary>Checks whether <paramref name="c"/> may appear in a workflow id.</summary>
     /// <param name="c">The character.</param>
     /// <returns><see langword="true"/> for visible ASCII.</returns>
-    public static bool IsValidChar(char c) => c is >= '!' and <= '~';
+    internal static bool IsValidChar(char c) => c is >= '!' and <= '~';
 
     /// <inheritdoc />
     public override string ToString() => Value;

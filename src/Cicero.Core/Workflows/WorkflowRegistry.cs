@@ -49,7 +49,7 @@ public sealed class WorkflowRegistry
     public int Count => Volatile.Read(ref _count);
 
     /// <summary>Gets the overflow workflow.</summary>
-    public WorkflowSlot Overflow { get; }
+    internal WorkflowSlot Overflow { get; }
 
     /// <summary>Gets how many resolutions have folded into the overflow workflow.</summary>
     public long OverflowCount => Interlocked.Read(ref _overflowed);

@@ -20,10 +20,10 @@ internal static class LiveChannels
     /// engine's back-off, so the simulator skips a dead instance as long as grpc-dotnet does here. grpc-dotnet's
     /// defaults (1 s up to 120 s) would leave a restarted instance unused for minutes after a long outage.
     /// </summary>
-    public static readonly TimeSpan InitialReconnectBackoff = ReplicaClientEngineOptions.DefaultInitialBackoff;
+    public static readonly TimeSpan InitialReconnectBackoff = ReplicaGroupOptions.DefaultInitialBackoff;
 
     /// <summary>The longest wait between reconnection attempts to a refused instance.</summary>
-    public static readonly TimeSpan MaxReconnectBackoff = ReplicaClientEngineOptions.DefaultMaxBackoff;
+    public static readonly TimeSpan MaxReconnectBackoff = ReplicaGroupOptions.DefaultMaxBackoff;
 
     /// <summary>The scheme of grpc-dotnet's <see cref="StaticResolverFactory"/>.</summary>
     public const string Scheme = "static";

@@ -33,5 +33,5 @@ internal readonly record struct DecodedResultTrailer(
 
     /// <summary>The replica feedback this trailer gives for a call that took <paramref name="responseTime"/>.</summary>
     public ReplicaFeedback Feedback(TimeSpan responseTime) =>
-        new(responseTime, QueueSize, TimeSpan.FromSeconds(ServiceSeconds), Background, Failed: false);
+        new(responseTime, QueueSize, TimeSpan.FromSeconds(ServiceSeconds), Background, failed: false);
 }

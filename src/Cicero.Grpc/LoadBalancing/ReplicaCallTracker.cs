@@ -30,7 +30,7 @@ internal sealed class ReplicaCallTracker(ReplicaSelectorBalancer owner, ReplicaS
         if (context.Error is not null)
         {
             // The request never got a response: the replica is unreachable or the call was cancelled on the way.
-            Finish(new ReplicaFeedback(Elapsed(), 0, Elapsed(), Failed: true));
+            Finish(new ReplicaFeedback(Elapsed(), 0, Elapsed(), failed: true));
             return;
         }
 
@@ -60,7 +60,7 @@ internal sealed class ReplicaCallTracker(ReplicaSelectorBalancer owner, ReplicaS
         var failed = status is StatusCode.ResourceExhausted or StatusCode.DeadlineExceeded
             || (!hasTrailers && status is StatusCode.Unavailable or StatusCode.Cancelled);
         // A server without Cicero's trailer still tells its response time; a failed call tells nothing.
-        Finish(!failed && result.IsValid ? result.Feedback(elapsed) : new ReplicaFeedback(elapsed, 0, elapsed, Failed: failed));
+        Finish(!failed && result.IsValid ? result.Feedback(elapsed) : new ReplicaFeedback(elapsed, 0, elapsed, failed: failed));
     }
 
     private TimeSpan Elapsed() => _started == 0 ? TimeSpan.Zero : owner.TimeProvider.GetElapsedTime(_started);

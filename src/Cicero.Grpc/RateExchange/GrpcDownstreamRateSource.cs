@@ -49,7 +49,7 @@ public sealed partial class GrpcDownstreamRateSource : IDownstreamRateSource, ID
         var target = _instances.GetOrAdd(instance.Instance, static (address, self) => new Instance(self._createChannel(address)), this);
         if (target.UnsupportedUntil is { } until && _timeProvider.GetUtcNow() < until)
         {
-            throw new NotSupportedException($"{instance.Instance} has no rate exchange.");
+            return DownstreamRateAnswer.Unsupported;
         }
 
         var headers = _token is null ? null : new Metadata { { CiceroMetadataKeys.RateExchangeToken, _token } };
@@ -67,7 +67,7 @@ public sealed partial class GrpcDownstreamRateSource : IDownstreamRateSource, ID
             }
 
             target.UnsupportedUntil = _timeProvider.GetUtcNow() + UnsupportedRetryInterval;
-            throw new NotSupportedException($"{instance.Instance} has no rate exchange: {ex.Status.Detail}", ex);
+            return DownstreamRateAnswer.Unsupported;
         }
         catch (Exception ex)
         {

@@ -7,7 +7,7 @@ namespace Cicero.Policies.Dropping;
 
 /// <summary>Factories for the drop policies that ship in Cicero.Core.</summary>
 /// <remarks>Both policies are stateless, so every process shares Core's single instance.</remarks>
-public static class BuiltInDropPolicies
+internal static class BuiltInDropPolicies
 {
     /// <summary>
     /// Gets a factory under the name <see cref="DropPolicies.DeadlineFeasibility"/> that returns

@@ -30,7 +30,7 @@ public sealed class QueueLengthDropPolicy : IDropPolicy
     }
 
     /// <summary>Gets the number of waiting requests at which arrivals are dropped.</summary>
-    public int MaxQueueLength => _maxQueueLength;
+    internal int MaxQueueLength => _maxQueueLength;
 
     /// <summary>Creates a factory under the name <see cref="DropPolicies.QueueLength"/>.</summary>
     /// <param name="options">The threshold, validated and copied now; defaults when <see langword="null"/>.</param>
@@ -40,7 +40,7 @@ public sealed class QueueLengthDropPolicy : IDropPolicy
         new QueueLengthFactory(new QueueLengthDropPolicy(options));
 
     /// <inheritdoc />
-    public DropDecision Evaluate(in AdmissionCandidate candidate, long now) =>
+    DropDecision IDropPolicy.Evaluate(in AdmissionCandidate candidate, long now) =>
         candidate.QueueLength >= _maxQueueLength ? new DropDecision(DropReason.QueueFull) : DropDecision.Admit;
 
     private sealed class QueueLengthFactory(QueueLengthDropPolicy policy) : DropPolicyFactory

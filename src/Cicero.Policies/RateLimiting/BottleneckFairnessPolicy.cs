@@ -94,7 +94,7 @@ public sealed class BottleneckFairnessPolicy : IRateLimitPolicy
     }
 
     /// <inheritdoc />
-    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
+    void IRateLimitPolicy.ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
     {
         ArgumentNullException.ThrowIfNull(inputs);
         var workflows = inputs.Workflows;

@@ -6,7 +6,7 @@ namespace Cicero.Policies.RateLimiting;
 
 /// <summary>Factories for the rate-limit policies that ship in Cicero.Core.</summary>
 /// <remarks>The policies with options have their own <c>CreateFactory</c>, such as <see cref="BottleneckFairnessPolicy.CreateFactory(BottleneckFairnessOptions?)"/>.</remarks>
-public static class BuiltInRateLimitPolicies
+internal static class BuiltInRateLimitPolicies
 {
     /// <summary>
     /// Gets a factory under the name <see cref="RateLimitPolicies.PassThrough"/> that returns Core's shared

@@ -87,7 +87,7 @@ public sealed class CakeSloController : IRateLimitPolicy
     }
 
     /// <inheritdoc />
-    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
+    void IRateLimitPolicy.ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
     {
         ArgumentNullException.ThrowIfNull(inputs);
         localRates.Fill(double.PositiveInfinity);

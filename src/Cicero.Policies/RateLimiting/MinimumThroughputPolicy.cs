@@ -69,7 +69,7 @@ public sealed class MinimumThroughputPolicy : IRateLimitPolicy
     }
 
     /// <inheritdoc />
-    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
+    void IRateLimitPolicy.ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
     {
         ArgumentNullException.ThrowIfNull(inputs);
         var workflows = inputs.Workflows;

@@ -38,7 +38,7 @@ public sealed class StaticRatePolicy : IRateLimitPolicy
         new StaticRateFactory(new StaticRatePolicy(options));
 
     /// <inheritdoc />
-    public void ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
+    void IRateLimitPolicy.ComputeLocalRates(LocalRateInputs inputs, Span<double> localRates, long now)
     {
         ArgumentNullException.ThrowIfNull(inputs);
         var workflows = inputs.Workflows;

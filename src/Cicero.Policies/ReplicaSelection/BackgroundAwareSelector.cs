@@ -44,7 +44,7 @@ public sealed class BackgroundAwareSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now)
     {
         if (replicas.IsEmpty)
         {
@@ -72,12 +72,12 @@ public sealed class BackgroundAwareSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now)
+    void IReplicaSelector.OnSent(ReplicaState replica, long now)
     {
     }
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (feedback.Failed)
@@ -99,7 +99,7 @@ public sealed class BackgroundAwareSelector : IReplicaSelector
     /// <param name="replica">The replica.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns>The score; lower is better.</returns>
-    public double Score(ReplicaState replica, long now)
+    internal double Score(ReplicaState replica, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (replica.SelectorState is not Stats { Network.HasValue: true } stats)

@@ -55,7 +55,7 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
     }
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now)
     {
         if (replicas.IsEmpty)
         {
@@ -116,14 +116,14 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
     }
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now)
+    void IReplicaSelector.OnSent(ReplicaState replica, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         StatsOf(replica, now).Rate.TryConsume(now);
     }
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (feedback.Failed)
@@ -142,7 +142,7 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
     /// <summary>Gets a replica's score Ψ in milliseconds; lower is better; 0 before any feedback.</summary>
     /// <param name="replica">The replica.</param>
     /// <returns>Ψ = R − 1/μ̄ + q̂^b/μ̄.</returns>
-    public double Score(ReplicaState replica)
+    internal double Score(ReplicaState replica)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (replica.SelectorState is not C3Stats { HasFeedback: true } stats)
@@ -166,7 +166,7 @@ public sealed class C3ReplicaSelector : IReplicaSelector, IBackpressureAware
     /// <param name="replicas">The group.</param>
     /// <param name="now">The current timestamp.</param>
     /// <returns>The wait in timestamps, or <see langword="null"/> if every replica is down.</returns>
-    public long? TimeUntilAvailable(ReadOnlySpan<ReplicaState> replicas, long now)
+    long? IBackpressureAware.TimeUntilAvailable(ReadOnlySpan<ReplicaState> replicas, long now)
     {
         long? best = null;
         foreach (var replica in replicas)

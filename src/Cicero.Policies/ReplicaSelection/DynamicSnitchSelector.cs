@@ -71,7 +71,7 @@ public sealed class DynamicSnitchSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now)
     {
         if (replicas.IsEmpty)
         {
@@ -120,10 +120,10 @@ public sealed class DynamicSnitchSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         var sample = feedback.ResponseTime.TotalSeconds;

@@ -75,7 +75,7 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now)
     {
         if (replicas.IsEmpty)
         {
@@ -122,10 +122,10 @@ public sealed class LatencyAwareC3Selector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now)
     {
         ArgumentNullException.ThrowIfNull(replica);
         if (feedback.Failed)

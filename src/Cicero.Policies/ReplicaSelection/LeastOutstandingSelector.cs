@@ -23,14 +23,14 @@ public sealed class LeastOutstandingSelector : IReplicaSelector
         new DelegateReplicaSelectorFactory(ReplicaSelectorNames.LeastOutstanding, static _ => new LeastOutstandingSelector());
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now) =>
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now) =>
         ReplicaSelectorShared.ChooseCheapestRotating(replicas, ref _next, default(OutstandingCost));
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     private readonly struct OutstandingCost : IReplicaCost
     {

@@ -55,14 +55,14 @@ public sealed class OracleSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now) =>
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now) =>
         ReplicaSelectorShared.ChooseCheapestRotating(replicas, ref _next, default(TrueWaitCost));
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     private static double Cost(ReplicaState replica) =>
         replica.SelectorState is Truth truth ? (truth.QueueLength + Math.Max(replica.Outstanding, 0) + 1) * truth.ServiceTime : 0;

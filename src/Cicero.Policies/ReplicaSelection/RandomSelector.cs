@@ -40,7 +40,7 @@ public sealed class RandomSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now)
     {
         if (replicas.IsEmpty)
         {
@@ -58,8 +58,8 @@ public sealed class RandomSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
 }

@@ -22,7 +22,7 @@ public sealed class RoundRobinSelector : IReplicaSelector
         new DelegateReplicaSelectorFactory(ReplicaSelectorNames.RoundRobin, static _ => new RoundRobinSelector());
 
     /// <inheritdoc />
-    public ReplicaChoice Choose(ReadOnlySpan<ReplicaState> replicas, long now)
+    ReplicaChoice IReplicaSelector.Choose(ReadOnlySpan<ReplicaState> replicas, long now)
     {
         var count = replicas.Length;
         if (count == 0)
@@ -46,8 +46,8 @@ public sealed class RoundRobinSelector : IReplicaSelector
     }
 
     /// <inheritdoc />
-    public void OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnSent(ReplicaState replica, long now) => ArgumentNullException.ThrowIfNull(replica);
 
     /// <inheritdoc />
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
+    void IReplicaSelector.OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ArgumentNullException.ThrowIfNull(replica);
 }

@@ -64,7 +64,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     public WorkflowRegistry Registry { get; }
 
     /// <inheritdoc />
-    public int Count => _count;
+    int ISubtaskScheduler.Count => _count;
 
     /// <summary>Gets the resource's capacity as last reported.</summary>
     public int Capacity => Volatile.Read(ref _capacity);
@@ -135,10 +135,10 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public void OnCapacityChanged(int capacity) => Volatile.Write(ref _capacity, capacity);
+    void ISubtaskScheduler.OnCapacityChanged(int capacity) => Volatile.Write(ref _capacity, capacity);
 
     /// <inheritdoc />
-    public bool TryStartImmediately(WorkflowSlot workflow, double cost)
+    bool ISubtaskScheduler.TryStartImmediately(WorkflowSlot workflow, double cost)
     {
         var flow = FlowOf(workflow.Index);
         if (!MayStart(workflow.Index, flow))
@@ -151,7 +151,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public void Enqueue(in SubtaskTicket ticket)
+    void ISubtaskScheduler.Enqueue(in SubtaskTicket ticket)
     {
         var flow = FlowOf(ticket.Workflow.Index);
         if (flow.Queue.Count == 0)
@@ -165,7 +165,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public bool TryDequeue(long now, out SubtaskTicket ticket)
+    bool ISubtaskScheduler.TryDequeue(long now, out SubtaskTicket ticket)
     {
         var chosen = -1;
         var chosenReserved = false;
@@ -199,7 +199,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public bool TryRemove(in SubtaskTicket ticket)
+    bool ISubtaskScheduler.TryRemove(in SubtaskTicket ticket)
     {
         var flow = _flows[ticket.Workflow.Index];
         if (flow is null || !flow.Queue.TryRemove(ticket.Id))
@@ -212,7 +212,7 @@ public sealed class CakeShareScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public void OnCompleted(in SubtaskCompletion completion)
+    void ISubtaskScheduler.OnCompleted(in SubtaskCompletion completion)
     {
         var index = completion.Workflow.Index;
         var flow = FlowOf(index);

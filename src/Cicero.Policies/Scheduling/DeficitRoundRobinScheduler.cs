@@ -61,7 +61,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public int Count => _count;
+    int ISubtaskScheduler.Count => _count;
 
     /// <summary>Creates a factory under the name <see cref="SubtaskSchedulerNames.DeficitRoundRobin"/>.</summary>
     /// <param name="options">Weights and costs; defaults when <see langword="null"/>.</param>
@@ -89,7 +89,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public void Enqueue(in SubtaskTicket ticket)
+    void ISubtaskScheduler.Enqueue(in SubtaskTicket ticket)
     {
         var index = ticket.Workflow.Index;
         var flow = _flows[index] ??= new FlowState();
@@ -116,7 +116,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public bool TryDequeue(long now, out SubtaskTicket ticket)
+    bool ISubtaskScheduler.TryDequeue(long now, out SubtaskTicket ticket)
     {
         var turnsWithoutService = 0;
         while (_active.Count > 0)
@@ -191,7 +191,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public bool TryRemove(in SubtaskTicket ticket)
+    bool ISubtaskScheduler.TryRemove(in SubtaskTicket ticket)
     {
         var flow = _flows[ticket.Workflow.Index];
         if (flow is null || !flow.Queue.TryRemove(ticket.Id))
@@ -210,7 +210,7 @@ public sealed class DeficitRoundRobinScheduler : ISubtaskScheduler
     }
 
     /// <inheritdoc />
-    public void OnCompleted(in SubtaskCompletion completion)
+    void ISubtaskScheduler.OnCompleted(in SubtaskCompletion completion)
     {
         var seconds = completion.ServiceTime.TotalSeconds;
         if (!(seconds > 0))

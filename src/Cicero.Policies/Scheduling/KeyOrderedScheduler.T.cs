@@ -20,16 +20,16 @@ public abstract class KeyOrderedScheduler<TKey> : ISubtaskScheduler
     private readonly PriorityQueue<SubtaskTicket, Entry> _heap = new();
 
     /// <inheritdoc />
-    public int Count => _heap.Count;
+    int ISubtaskScheduler.Count => _heap.Count;
 
     /// <inheritdoc />
-    public void Enqueue(in SubtaskTicket ticket) => _heap.Enqueue(ticket, new Entry(GetKey(ticket), ticket.Id));
+    void ISubtaskScheduler.Enqueue(in SubtaskTicket ticket) => _heap.Enqueue(ticket, new Entry(GetKey(ticket), ticket.Id));
 
     /// <inheritdoc />
-    public bool TryDequeue(long now, out SubtaskTicket ticket) => _heap.TryDequeue(out ticket, out _);
+    bool ISubtaskScheduler.TryDequeue(long now, out SubtaskTicket ticket) => _heap.TryDequeue(out ticket, out _);
 
     /// <inheritdoc />
-    public bool TryRemove(in SubtaskTicket ticket) => _heap.Remove(ticket, out _, out _, TicketIdComparer.Instance);
+    bool ISubtaskScheduler.TryRemove(in SubtaskTicket ticket) => _heap.Remove(ticket, out _, out _, TicketIdComparer.Instance);
 
     /// <inheritdoc />
     public virtual void OnCompleted(in SubtaskCompletion completion)

@@ -80,7 +80,7 @@ public class ReplicaClientEngineTests
     {
         var host = new Host(_clock);
         var engine = host.Create(new TokenSelector(0), replicas: 1, [[0]]);
-        var failed = new ReplicaFeedback(TimeSpan.Zero, 0, TimeSpan.Zero, Failed: true);
+        var failed = new ReplicaFeedback(TimeSpan.Zero, 0, TimeSpan.Zero, failed: true);
         var downFor = new List<long>();
         for (var i = 0; i < 7; i++)
         {
@@ -179,7 +179,7 @@ public class ReplicaClientEngineTests
                 var failed = random.Next(4) == 0;
                 if (failed)
                 {
-                    engine.OnUnavailable(replica, new ReplicaFeedback(TimeSpan.Zero, 0, TimeSpan.Zero, Failed: true), Now);
+                    engine.OnUnavailable(replica, new ReplicaFeedback(TimeSpan.Zero, 0, TimeSpan.Zero, failed: true), Now);
                 }
                 else
                 {

@@ -86,7 +86,7 @@ public class C3ReplicaSelectorTests
         var selector = new C3ReplicaSelector(new C3Options(), Frequency);
         var replica = new ReplicaState("a");
 
-        selector.OnFeedback(replica, new ReplicaFeedback(TimeSpan.FromSeconds(5), 100, TimeSpan.FromSeconds(5), Failed: true), 0);
+        selector.OnFeedback(replica, new ReplicaFeedback(TimeSpan.FromSeconds(5), 100, TimeSpan.FromSeconds(5), failed: true), 0);
 
         Assert.Equal(0, selector.Score(replica));
     }

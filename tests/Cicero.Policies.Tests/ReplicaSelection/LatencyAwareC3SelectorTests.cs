@@ -130,7 +130,7 @@ public class LatencyAwareC3SelectorTests
             if (i % 7 == 0)
             {
                 group[choice.Index].Outstanding--;
-                selector.OnFeedback(group[choice.Index], new ReplicaFeedback(TimeSpan.FromSeconds(10), 0, TimeSpan.Zero, Failed: true), At(i * 1e-5));
+                selector.OnFeedback(group[choice.Index], new ReplicaFeedback(TimeSpan.FromSeconds(10), 0, TimeSpan.Zero, failed: true), At(i * 1e-5));
             }
         }
 

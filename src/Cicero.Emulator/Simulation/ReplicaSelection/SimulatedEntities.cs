@@ -105,10 +105,10 @@ internal sealed class OracleTruth(OracleSelector oracle, ReplicaSimulation simul
             oracle.SetTruth(replica, simulation.TrueQueue(server), simulation.TrueServiceSeconds(server));
         }
 
-        return oracle.Choose(replicas, now);
+        return ((IReplicaSelector)oracle).Choose(replicas, now);
     }
 
-    public void OnSent(ReplicaState replica, long now) => oracle.OnSent(replica, now);
+    public void OnSent(ReplicaState replica, long now) => ((IReplicaSelector)oracle).OnSent(replica, now);
 
-    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => oracle.OnFeedback(replica, feedback, now);
+    public void OnFeedback(ReplicaState replica, in ReplicaFeedback feedback, long now) => ((IReplicaSelector)oracle).OnFeedback(replica, feedback, now);
 }

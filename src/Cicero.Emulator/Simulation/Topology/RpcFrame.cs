@@ -234,14 +234,14 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         var now = _simulation.Now;
         if (_replyFailed)
         {
-            _client?.OnUnavailable(_target!.Index, new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), 0, TimeSpan.Zero, Failed: true), now);
+            _client?.OnUnavailable(_target!.Index, new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), 0, TimeSpan.Zero, failed: true), now);
             _parent.OnStepDone(_reply);
             return;
         }
 
         _client?.OnFeedback(
             _target!.Index,
-            new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), _replyQueue, TimeSpan.FromTicks(_replyServiceTicks), _replyBackground, WaitTime: TimeSpan.FromTicks(_replyWaitTicks)),
+            new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), _replyQueue, TimeSpan.FromTicks(_replyServiceTicks), _replyBackground, waitTime: TimeSpan.FromTicks(_replyWaitTicks)),
             now);
         _parent.OnChildProgress(_replyProgress);
         _parent.OnStepDone(_reply);
@@ -259,7 +259,7 @@ internal sealed class RpcFrame : LeaseFrame, IHandlerParent
         if (_sent)
         {
             var now = _simulation.Now;
-            _client?.OnFeedback(_target!.Index, new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), 0, TimeSpan.Zero, Failed: true), now);
+            _client?.OnFeedback(_target!.Index, new ReplicaFeedback(TimeSpan.FromTicks(now - _sentAt), 0, TimeSpan.Zero, failed: true), now);
         }
 
         _parent.OnStepDone(Outcome.Failed(Outcome.Timeout));
