@@ -7,29 +7,39 @@ namespace Cicero.Resources;
 
 /// <summary>
 /// A resource's permit slots: which are held, by which workflow's sub-task, and since when. Every slot is either free
-/// (listed in <c>_free[0.._freeCount)</c>) or held; a slot's version grows at each release, so a stale lease's release
-/// finds a mismatch and is a no-op.
+/// (listed in <c>_free[0.._freeCount)</c>) or held (listed in <c>_held[0.._heldCount)</c>, at its grant's
+/// <c>HeldAt</c>); a slot's version grows at each release, so a stale lease's release finds a mismatch and is a no-op.
 /// </summary>
-/// <remarks>Not thread-safe: the <see cref="ResourceSemaphore"/>'s lock guards it.</remarks>
+/// <remarks>
+/// Slots are made as the permits held at once need them, not up to the capacity: a pool of thousands of permits of
+/// which a few are ever held costs a few slots, and closing an interval walks only the held ones. Not thread-safe: the
+/// <see cref="ResourceSemaphore"/>'s lock guards it.
+/// </remarks>
 internal sealed class PermitGrants
 {
+    private const int InitialSlots = 8;
+
     private Grant[] _grants;
     private int[] _free;
+    private int[] _held;
     private int _freeCount;
+    private int _heldCount;
 
     public PermitGrants(int capacity)
     {
-        _grants = new Grant[capacity];
-        _free = new int[capacity];
-        for (var i = 0; i < capacity; i++)
+        var slots = Math.Min(capacity, InitialSlots);
+        _grants = new Grant[slots];
+        _free = new int[slots];
+        _held = new int[slots];
+        for (var i = 0; i < slots; i++)
         {
-            _free[i] = capacity - 1 - i;
+            _free[i] = slots - 1 - i;
         }
 
-        _freeCount = capacity;
+        _freeCount = slots;
     }
 
-    /// <summary>Takes a free slot for a sub-task starting <paramref name="now"/>, growing the table when a larger capacity needs it.</summary>
+    /// <summary>Takes a free slot for a sub-task starting <paramref name="now"/>, making more slots when all are held.</summary>
     /// <returns>The slot's index; its version is <see cref="VersionOf"/>.</returns>
     public int Take(WorkflowSlot workflow, RequestContext context, int subtaskType, double cost, long now)
     {
@@ -47,6 +57,8 @@ internal sealed class PermitGrants
         grant.Context = context;
         grant.AcquiredAt = now;
         grant.AccountedFrom = now;
+        grant.HeldAt = _heldCount;
+        _held[_heldCount++] = index;
         return index;
     }
 
@@ -73,6 +85,10 @@ internal sealed class PermitGrants
         }
 
         released = grant;
+        // The last held slot takes this one's place in the held list.
+        var moved = _held[--_heldCount];
+        _held[grant.HeldAt] = moved;
+        _grants[moved].HeldAt = grant.HeldAt;
         grant.InUse = false;
         grant.Context = null;
         grant.Workflow = null;
@@ -84,25 +100,26 @@ internal sealed class PermitGrants
     /// <summary>Adds to each held permit's workflow the time it has been busy since last accounted, up to <paramref name="now"/>.</summary>
     public void AccountHeld(ResourceUsage usage, long now)
     {
-        // Count the part of the interval that still-held permits have been busy, so long holds show up as load.
-        for (var i = 0; i < _grants.Length; i++)
+        // Count the part of the interval that still-held permits have been busy, so long holds show up as load. Busy
+        // time is summed in whole ticks, so the order the held slots are visited in does not change the sums.
+        for (var i = 0; i < _heldCount; i++)
         {
-            ref var grant = ref _grants[i];
-            if (grant.InUse)
-            {
-                usage.AddBusy(grant.Workflow!.Index, now - grant.AccountedFrom);
-                grant.AccountedFrom = now;
-            }
+            ref var grant = ref _grants[_held[i]];
+            usage.AddBusy(grant.Workflow!.Index, now - grant.AccountedFrom);
+            grant.AccountedFrom = now;
         }
     }
 
     private void Grow()
     {
-        // Capacity grew past the slots we had (Configure); permits beyond the old capacity get new slots.
+        // Every slot is held: more permits are held at once than ever before (or Configure raised the capacity).
+        // Doubling keeps the cost per take constant; the caller never holds more than the capacity.
         var oldLength = _grants.Length;
-        Array.Resize(ref _grants, oldLength * 2);
-        Array.Resize(ref _free, oldLength * 2);
-        for (var i = _grants.Length - 1; i >= oldLength; i--)
+        var newLength = Math.Max(InitialSlots, oldLength * 2);
+        Array.Resize(ref _grants, newLength);
+        Array.Resize(ref _free, newLength);
+        Array.Resize(ref _held, newLength);
+        for (var i = newLength - 1; i >= oldLength; i--)
         {
             _free[_freeCount++] = i;
         }
@@ -119,5 +136,8 @@ internal sealed class PermitGrants
         public long AcquiredAt;
         public long AccountedFrom;
         public RequestContext? Context;
+
+        /// <summary>Where the slot sits in the held list while it is held.</summary>
+        public int HeldAt;
     }
 }

@@ -147,6 +147,53 @@ public class ResourceSemaphoreTests
     }
 
     [Fact]
+    public void CloseInterval_LargePool_ManyHeldReleasedOutOfOrder_AccountsExactlyTheStillHeld()
+    {
+        // Slots are made as permits are held and the interval walks only the held ones: holds past the first slots,
+        // released out of order, and stale copies of released leases must leave the accounting exact.
+        var resource = Create(capacity: 4096, weight: 1.0);
+        var a = _registry.Resolve("a");
+        var b = _registry.Resolve("b");
+        var leases = Enumerable.Range(0, 40).Select(i => Completed(resource.AcquireAsync(Context(i % 2 == 0 ? "a" : "b")))).ToArray();
+        _clock.Advance(TimeSpan.FromMilliseconds(50));
+        var released = Enumerable.Range(0, 40).Where(i => i % 3 == 0).ToArray();
+        foreach (var i in released.Reverse())
+        {
+            leases[i].Dispose();
+        }
+
+        _clock.Advance(TimeSpan.FromMilliseconds(50));
+        resource.CloseInterval(_clock.GetTimestamp(), 0.1);
+
+        // A held permit counts 1 over the interval, one released halfway 0.5.
+        static double Expected(int parity, int[] released) =>
+            Enumerable.Range(0, 40).Where(i => i % 2 == parity).Sum(i => released.Contains(i) ? 0.5 : 1.0);
+        Assert.Equal(Expected(0, released), resource.GetLoad(a), 9);
+        Assert.Equal(Expected(1, released), resource.GetLoad(b), 9);
+        Assert.Equal(40 - released.Length, resource.InUse);
+
+        foreach (var i in released)
+        {
+            leases[i].Dispose();
+        }
+
+        var fresh = Completed(resource.AcquireAsync(Context("a")));
+        Assert.Equal(41 - released.Length, resource.InUse);
+        _clock.Advance(TimeSpan.FromMilliseconds(100));
+        foreach (var i in Enumerable.Range(0, 40).Except(released))
+        {
+            leases[i].Dispose();
+            leases[i].Dispose();
+        }
+
+        resource.CloseInterval(_clock.GetTimestamp(), 0.1);
+        Assert.Equal(1, resource.InUse);
+        Assert.Equal(Enumerable.Range(0, 40).Except(released).Count(i => i % 2 == 0) + 1, resource.GetLoad(a), 9);
+        fresh.Dispose();
+        Assert.Equal(0, resource.InUse);
+    }
+
+    [Fact]
     public void CloseInterval_WaitingSubtasks_CountAsDemand_SoASaturatedResourceShowsNegativeSpare()
     {
         var resource = Create(capacity: 1, weight: 1.0);
