@@ -58,7 +58,9 @@ public static class DeadlineStudy
         var lstfDrop = At("LSTF+RC", r => r.DropFraction);
         var lstfGood = At("LSTF+RC", r => r.Goodput);
         var others = DeadlineExperiment.DefaultNames.Where(n => n != "LSTF+RC").ToArray();
-        var goodputVerdict = Verdicts.All([.. others.Select(n => SeedInterval.OfDifference(lstfGood, At(n, r => r.Goodput)) is var d && d.High < 0 && d.Seeds > 1 ? ReproductionVerdict.Missed : d.Low >= 0 && d.Seeds > 1 ? ReproductionVerdict.Reproduced : ReproductionVerdict.Tie)]);
+        // "At least" as in the sweep: a tie with the best counts for LSTF+RC; it fails only where the interval of the
+        // difference lies wholly below zero.
+        var goodputVerdict = others.All(n => SeedInterval.OfDifference(lstfGood, At(n, r => r.Goodput)).High >= 0) ? ReproductionVerdict.Reproduced : ReproductionVerdict.Missed;
         var estimate = SeedInterval.Of([.. runs.Select(r => r.EstimateOverIsolated?.P50 ?? double.NaN)]);
         var estimate95 = SeedInterval.Of([.. runs.Select(r => r.EstimateOverIsolated?.P95 ?? double.NaN)]);
         var claims = new List<ReproductionClaim>
@@ -93,7 +95,8 @@ public static class DeadlineStudy
         {
             Verdicts.Claim("deadline.open-rc", "Open loop: rate control keeps p99 LND near 1 where the baseline's explodes (a tenth of it or less)", "—",
                 F($"LSTF+RC {Verdicts.Ci(lstf, "0.00")}, Baseline {Verdicts.Ci(At("Baseline"), "0.00")} at {top:0}x"),
-                Verdicts.Below([.. lstf.Select(v => v * 10)], At("Baseline")), string.Empty),
+                Verdicts.Below([.. lstf.Select(v => v * 10)], At("Baseline")),
+                F($"At {top:0}x the baseline's p99 LND is {Verdicts.Ci(At("Baseline"), "0.00")}: this trace does not overload one permit enough for rate control to cut it tenfold.")),
         };
         var text = F($"Open loop at speed-ups of the recorded arrivals, one permit per resource, {Repeats} × the sample, seeds 1-{runs.Length} for every configuration (mean ± 95% interval).\n\n") + SeedTable(runs) + "\n" + ReproductionDocument.ClaimsTable(claims);
         return new ReproductionSection("deadline-open", text, claims);
