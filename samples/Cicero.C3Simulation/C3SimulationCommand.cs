@@ -2,6 +2,7 @@
 
 using System.CommandLine;
 using System.Globalization;
+using Cicero.Emulator.Scenarios;
 using Cicero.Emulator.Simulation.ReplicaSelection;
 using Cicero.Policies.ReplicaSelection;
 
@@ -52,10 +53,10 @@ internal static class C3SimulationCommand
         var exponent = new Option<double>("--b") { Description = "C3's queue exponent b (score penalty q^b).", DefaultValueFactory = _ => 3 };
         var variant = new Option<string>("--rate-variant")
         {
-            Description = "Rate control: 'published' (Algorithm 2 as written) or 'binding-limit' (Cicero's production default).",
+            Description = "Rate control: 'published' (Algorithm 2 as written), 'binding-limit', or 'delay-guarded' (Cicero's production default).",
             DefaultValueFactory = _ => "published",
         };
-        variant.AcceptOnlyFromAmong("published", "binding-limit");
+        variant.AcceptOnlyFromAmong("published", "binding-limit", "delay-guarded");
         var increase = new Option<string>("--rate-increase") { Description = "Rate increase rule: cubic, aimd or bic.", DefaultValueFactory = _ => "cubic" };
         increase.AcceptOnlyFromAmong("cubic", "aimd", "bic");
         var highDemand = new Option<double>("--high-demand-fraction") { Description = "Fraction of clients that generate --demand-skew of the requests (the paper: 0.2 or 0.5); 0 for none." };
@@ -85,7 +86,7 @@ internal static class C3SimulationCommand
                 FluctuationInterval = TimeSpan.FromMilliseconds(interval),
                 ScoreExponent = parse.GetValue(exponent),
                 ScoreClientCount = parse.GetValue(scoreClients),
-                RateVariant = parse.GetValue(variant) == "published" ? CubicRateVariant.Published : CubicRateVariant.BindingLimit,
+                RateVariant = CubicRateVariants.Parse(parse.GetValue(variant)) ?? CubicRateVariant.Published,
                 RateIncrease = parse.GetValue(increase) switch { "aimd" => RateIncreaseRule.Additive, "bic" => RateIncreaseRule.BinarySearch, _ => RateIncreaseRule.Cubic },
                 HighDemandFraction = parse.GetValue(highDemand),
                 DemandSkew = parse.GetValue(skew),

@@ -143,7 +143,7 @@ public sealed class ConfigurationSpec
 
     /// <summary>
     /// Gets or sets C3's rate-control variant (<c>CubicRateOptions.Variant</c>): <c>"published"</c> for Algorithm 2 as
-    /// written, <c>"binding-limit"</c> for the library's default (used when omitted).
+    /// written, <c>"binding-limit"</c> or <c>"delay-guarded"</c>; the library's default (<c>"delay-guarded"</c>) when omitted.
     /// </summary>
     public string? C3RateVariant { get; set; }
 

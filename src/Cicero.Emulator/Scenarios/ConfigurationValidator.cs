@@ -82,9 +82,9 @@ internal sealed class ConfigurationValidator
             _checks.Error(path + ".c3MaxTokens", $"must be >= 1, was {ScenarioChecks.F(tokens)}");
         }
 
-        if (configuration.C3RateVariant is { } variant && variant is not ("published" or "binding-limit"))
+        if (configuration.C3RateVariant is { } variant && CubicRateVariants.Parse(variant) is null)
         {
-            _checks.Error(path + ".c3RateVariant", $"must be 'published' or 'binding-limit', was '{variant}'");
+            _checks.Error(path + ".c3RateVariant", $"must be {CubicRateVariants.Names}, was '{variant}'");
         }
 
         _checks.OneOf(path + ".dropPolicy", configuration.DropPolicy, _checks.Catalog.DropPolicyNames, ignoreCase: true);

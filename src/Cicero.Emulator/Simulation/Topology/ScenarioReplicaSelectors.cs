@@ -32,9 +32,9 @@ internal static class ScenarioReplicaSelectors
                 options.Rate.MaxTokens = tokens;
             }
 
-            if (string.Equals(configuration.C3RateVariant, "published", StringComparison.OrdinalIgnoreCase))
+            if (CubicRateVariants.Parse(configuration.C3RateVariant) is { } variant)
             {
-                options.Rate.Variant = CubicRateVariant.Published;
+                options.Rate.Variant = variant;
             }
 
             return C3ReplicaSelector.CreateFactory(options);
